@@ -1,0 +1,63 @@
+/// A type-erased cancellable that cancels when it is deallocated.
+///
+/// Keep the `AnyCancellable` returned by `sink` for as long as you want values: dropping it cancels the
+/// subscription. `cancel()` is idempotent and thread-safe; the cancel action runs at most once and is
+/// released afterwards. Equality and hashing are by identity, so it can live in a `Set`.
+///
+/// ```swift
+/// var bag = Set<AnyCancellable>()
+/// subject.sink { print($0) }.store(in: &bag)
+/// ```
+public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
+    @usableFromInline
+    let action: Locked<(() -> Void)?>
+
+    /// Wraps a closure to run (once) on cancel or deinit.
+    public init(_ cancel: @escaping () -> Void) {
+        action = Locked(cancel)
+    }
+
+    /// Wraps another cancellable; cancelling or dropping this one cancels it.
+    public convenience init<C: Cancellable>(_ canceller: C) {
+        self.init { canceller.cancel() }
+    }
+
+    deinit { cancel() }
+
+    /// Runs the cancel action once; later calls do nothing.
+    public func cancel() {
+        let run = action.withLock { action -> (() -> Void)? in
+            defer { action = nil }
+            return action
+        }
+        run?()
+    }
+
+    /// Identity equality.
+    public static func == (lhs: AnyCancellable, rhs: AnyCancellable) -> Bool { lhs === rhs }
+
+    /// Hashes the identity.
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+
+    /// Adds this cancellable to a collection (e.g. an array) that keeps it alive.
+    public func store<C: RangeReplaceableCollection>(in collection: inout C) where C.Element == AnyCancellable {
+        collection.append(self)
+    }
+
+    /// Adds this cancellable to a set that keeps it alive.
+    public func store(in set: inout Set<AnyCancellable>) {
+        set.insert(self)
+    }
+}
+
+extension Cancellable {
+    /// Wraps this cancellable in an ``AnyCancellable`` and stores it in a collection.
+    public func store<C: RangeReplaceableCollection>(in collection: inout C) where C.Element == AnyCancellable {
+        AnyCancellable(self).store(in: &collection)
+    }
+
+    /// Wraps this cancellable in an ``AnyCancellable`` and stores it in a set.
+    public func store(in set: inout Set<AnyCancellable>) {
+        AnyCancellable(self).store(in: &set)
+    }
+}

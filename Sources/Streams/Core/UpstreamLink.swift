@@ -1,0 +1,100 @@
+/// The lock-protected link from an operator to its upstream subscription.
+///
+/// Most operators hold one: it stores the upstream subscription once, forwards `request` and
+/// `cancel` to it, and records termination so an operator sends at most one completion and
+/// nothing after `cancel()`. Cancelling releases the subscription; no method calls out under the lock.
+@usableFromInline
+package final class UpstreamLink: @unchecked Sendable {
+    @usableFromInline
+    enum State {
+        case waiting(pending: Subscribers.Demand)
+        case subscribed(any Subscription)
+        case terminal
+    }
+
+    @usableFromInline
+    let lock = Lock()
+    @usableFromInline
+    var state = State.waiting(pending: .none)
+
+    /// A link that waits for its upstream subscription.
+    @inlinable
+    package init() {}
+
+    /// Stores the upstream subscription. Returns `false` (and cancels `subscription`) if one was
+    /// already stored or the link has ended. Demand requested before it arrived is forwarded now.
+    @inlinable
+    package func attach(_ subscription: any Subscription) -> Bool {
+        lock.lock()
+        guard case .waiting(let pending) = state else {
+            lock.unlock()
+            subscription.cancel()
+            return false
+        }
+        state = .subscribed(subscription)
+        lock.unlock()
+        if pending > .none { subscription.request(pending) }
+        return true
+    }
+
+    /// Forwards demand upstream (or keeps it until the subscription arrives); ignored after the end.
+    @inlinable
+    package func request(_ demand: Subscribers.Demand) {
+        lock.lock()
+        switch state {
+        case .waiting(let pending):
+            state = .waiting(pending: pending + demand)
+            lock.unlock()
+        case .subscribed(let subscription):
+            lock.unlock()
+            subscription.request(demand)
+        case .terminal:
+            lock.unlock()
+        }
+    }
+
+    /// Ends the link and cancels the upstream subscription. Idempotent.
+    @inlinable
+    package func cancel() {
+        _ = finishAndCancel()
+    }
+
+    /// Marks the link ended because upstream completed. Returns `true` only the first time, so the
+    /// caller forwards exactly one completion.
+    @inlinable
+    package func finish() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if case .terminal = state { return false }
+        state = .terminal
+        return true
+    }
+
+    /// Ends the link on the operator's own decision (e.g. `prefix` reached its count, `tryMap` threw)
+    /// and cancels upstream. Returns `true` only if the link was still live.
+    @inlinable
+    package func finishAndCancel() -> Bool {
+        lock.lock()
+        let previous = state
+        state = .terminal
+        lock.unlock()
+        switch previous {
+        case .subscribed(let subscription):
+            subscription.cancel()
+            return true
+        case .waiting:
+            return true
+        case .terminal:
+            return false
+        }
+    }
+
+    /// Whether the link has ended (completed or cancelled).
+    @inlinable
+    package var isTerminal: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if case .terminal = state { return true }
+        return false
+    }
+}

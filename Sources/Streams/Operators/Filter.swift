@@ -1,0 +1,76 @@
+extension Publisher {
+    /// Republishes only the values for which `isIncluded` returns `true`.
+    ///
+    /// - Demand: a dropped value gives its demand back upstream (asks for one more), so the downstream
+    ///   still gets as many values as it requested. `filter(p).filter(q)` fuses into one stage.
+    /// - Cost: no lock and no allocation per value.
+    ///
+    /// ```swift
+    /// let c = (1...6).publisher.filter { $0.isMultiple(of: 2) }.sink { print($0) }   // 2 4 6
+    /// ```
+    @inlinable
+    public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Self> {
+        Publishers.Filter(upstream: self, isIncluded: isIncluded)
+    }
+}
+
+extension Publishers {
+    /// The publisher returned by ``Publisher/filter(_:)``.
+    public struct Filter<Upstream: Publisher>: Publisher {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are filtered.
+        public let upstream: Upstream
+        /// The predicate.
+        public let isIncluded: (Upstream.Output) -> Bool
+
+        /// Creates the operator.
+        @inlinable
+        public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
+            self.upstream = upstream
+            self.isIncluded = isIncluded
+        }
+
+        /// Attaches `subscriber` through the predicate.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(Inner(downstream: subscriber, isIncluded: isIncluded))
+        }
+
+        /// Fuses a following `filter` into this stage.
+        @inlinable
+        public func filter(_ next: @escaping (Output) -> Bool) -> Publishers.Filter<Upstream> {
+            let first = isIncluded
+            return Publishers.Filter(upstream: upstream) { first($0) && next($0) }
+        }
+
+        @usableFromInline
+        struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+        where Downstream.Input == Output, Downstream.Failure == Failure {
+            @usableFromInline
+            let downstream: Downstream
+            @usableFromInline
+            let isIncluded: (Upstream.Output) -> Bool
+
+            @inlinable
+            init(downstream: Downstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
+                self.downstream = downstream
+                self.isIncluded = isIncluded
+            }
+
+            @inlinable
+            func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
+            @inlinable
+            func receive(_ input: Output) -> Subscribers.Demand {
+                isIncluded(input) ? downstream.receive(input) : .max(1)
+            }
+            @inlinable
+            func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
+            @usableFromInline
+            var description: String { "Filter" }
+        }
+    }
+}

@@ -1,0 +1,84 @@
+/// A publisher that emits one value and finishes. It cannot fail.
+///
+/// - Demand: the value is delivered on the first request of at least one, then `.finished` at once.
+/// - Threading: delivers on the thread that requests.
+///
+/// ```swift
+/// let c = Just(42).sink { print($0) }   // 42
+/// ```
+public struct Just<Output>: Publisher {
+    /// Never fails.
+    public typealias Failure = Never
+
+    /// The value published.
+    public let output: Output
+
+    /// A publisher of `output`.
+    @inlinable
+    public init(_ output: Output) { self.output = output }
+
+    /// Attaches `subscriber`.
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+        ValuesSubscription(values: CollectionOfOne(output), downstream: subscriber).start()
+    }
+}
+
+extension Just: Equatable where Output: Equatable {}
+extension Just: Sendable where Output: Sendable {}
+
+/// A publisher that never emits a value and optionally finishes at once.
+///
+/// ```swift
+/// let nothing = Empty<Int, Never>()                           // finishes at once
+/// let never = Empty<Int, Never>(completeImmediately: false)   // stays silent
+/// ```
+public struct Empty<Output, Failure: Error>: Publisher, Equatable, Sendable {
+    /// Whether subscribers get `.finished` right after the subscription.
+    public let completeImmediately: Bool
+
+    /// An empty publisher; with `completeImmediately: false` it never completes.
+    @inlinable
+    public init(completeImmediately: Bool = true) { self.completeImmediately = completeImmediately }
+
+    /// An empty publisher typed by example.
+    @inlinable
+    public init(completeImmediately: Bool = true, outputType: Output.Type, failureType: Failure.Type) {
+        self.completeImmediately = completeImmediately
+    }
+
+    /// Attaches `subscriber`.
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        subscriber.receive(subscription: Subscriptions.empty)
+        if completeImmediately { subscriber.receive(completion: .finished) }
+    }
+}
+
+/// A publisher that fails at once with an error.
+///
+/// ```swift
+/// let failing = Fail<Int, MyError>(error: .offline)
+/// ```
+public struct Fail<Output, Failure: Error>: Publisher {
+    /// The error sent to every subscriber.
+    public let error: Failure
+
+    /// A publisher that fails with `error`.
+    @inlinable
+    public init(error: Failure) { self.error = error }
+
+    /// A publisher typed by example that fails with `failure`.
+    @inlinable
+    public init(outputType: Output.Type, failure: Failure) { self.error = failure }
+
+    /// Attaches `subscriber`, then fails it.
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        subscriber.receive(subscription: Subscriptions.empty)
+        subscriber.receive(completion: .failure(error))
+    }
+}
+
+extension Fail: Equatable where Failure: Equatable {}
+extension Fail: Sendable where Failure: Sendable {}

@@ -1,0 +1,132 @@
+extension Publishers {
+    /// A publisher that emits the elements of a sequence, then finishes.
+    ///
+    /// - Demand: elements are produced lazily, only as requested; requesting more from inside
+    ///   `receive(_:)` continues the same loop (no recursion, so any length is safe).
+    /// - Cancellation: stops before the next element; the iterator is released.
+    /// - Threading: delivers on the thread that calls `request(_:)`.
+    ///
+    /// ```swift
+    /// let c = (1...3).publisher.sink { print($0) }   // 1 2 3
+    /// ```
+    public struct Sequence<Elements: Swift.Sequence, Failure: Error>: Publisher {
+        /// The element type.
+        public typealias Output = Elements.Element
+
+        /// The sequence published.
+        public let sequence: Elements
+
+        /// A publisher of `sequence`.
+        @inlinable
+        public init(sequence: Elements) { self.sequence = sequence }
+
+        /// Attaches `subscriber`.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            ValuesSubscription(values: sequence, downstream: subscriber).start()
+        }
+    }
+}
+
+extension Sequence {
+    /// A publisher of this sequence's elements (see ``Publishers/Sequence``).
+    ///
+    /// ```swift
+    /// let c = ["a", "b"].publisher.sink { print($0) }
+    /// ```
+    @inlinable
+    public var publisher: Publishers.Sequence<Self, Never> { Publishers.Sequence(sequence: self) }
+}
+
+/// Emits the elements of a sequence as demanded, then finishes: backs `Just` and `Sequence.publisher`.
+///
+/// It looks one element ahead, so `.finished` follows the last element at once (even with no demand
+/// left), and an empty sequence finishes right after the subscription, as in Combine.
+@usableFromInline
+final class ValuesSubscription<Values: Sequence, Downstream: Subscriber>: Subscription, CustomStringConvertible,
+    @unchecked Sendable
+where Downstream.Input == Values.Element {
+    @usableFromInline
+    let lock = Lock()
+    @usableFromInline
+    var iterator: Values.Iterator
+    /// The element to deliver next; `nil` once the sequence is exhausted.
+    @usableFromInline
+    var upcoming: Values.Element?
+    @usableFromInline
+    var downstream: Downstream?
+    @usableFromInline
+    var demand = Subscribers.Demand.none
+    @usableFromInline
+    var isEmitting = false
+
+    @inlinable
+    init(values: Values, downstream: Downstream) {
+        iterator = values.makeIterator()
+        upcoming = iterator.next()
+        self.downstream = downstream
+    }
+
+    @usableFromInline
+    var description: String { "Sequence" }
+
+    /// Sends the subscription, or the completion at once for an empty sequence.
+    @inlinable
+    func start() {
+        guard let downstream else { return }
+        if upcoming == nil {
+            self.downstream = nil
+            downstream.receive(subscription: Subscriptions.empty)
+            downstream.receive(completion: .finished)
+        } else {
+            downstream.receive(subscription: self)
+        }
+    }
+
+    @inlinable
+    func request(_ more: Subscribers.Demand) {
+        guard more > .none else { return }
+        lock.lock()
+        guard downstream != nil else { return lock.unlock() }
+        demand += more
+        guard !isEmitting else { return lock.unlock() }
+        isEmitting = true
+        lock.unlock()
+        emit()
+    }
+
+    /// Runs on the one thread that set `isEmitting`; only that thread touches the iterator.
+    @inlinable
+    func emit() {
+        while true {
+            lock.lock()
+            guard let downstream, demand > .none, let element = upcoming else {
+                isEmitting = false
+                return lock.unlock()
+            }
+            if demand != .unlimited { demand -= 1 }
+            lock.unlock()
+            let more = downstream.receive(element)
+            let following = iterator.next()
+            lock.lock()
+            upcoming = following
+            if more > .none { demand += more }
+            let live = self.downstream != nil
+            if following == nil { self.downstream = nil }
+            lock.unlock()
+            if following == nil {
+                if live { downstream.receive(completion: .finished) }
+                return
+            }
+        }
+    }
+
+    @inlinable
+    func cancel() {
+        lock.lock()
+        let released = downstream
+        downstream = nil
+        lock.unlock()
+        _ = released
+    }
+}

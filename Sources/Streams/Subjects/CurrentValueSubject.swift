@@ -1,0 +1,49 @@
+/// A subject that holds a current value and gives it to every new subscriber first.
+///
+/// - Demand: a subscriber receives the current value as soon as it has demand; a value sent while a
+///   subscriber has no demand is kept (only the newest) and delivered when demand arrives.
+/// - ``value``: reading returns the latest value; setting it sends it (ignored after completion).
+/// - Threading: safe from any thread; each subscriber receives serially (see ``Subject``).
+///
+/// ```swift
+/// let count = CurrentValueSubject<Int, Never>(0)
+/// let c = count.sink { print($0) }   // prints 0
+/// count.value += 1                    // prints 1
+/// ```
+public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
+    @usableFromInline
+    let core: SubjectCore<Output, Failure>
+
+    /// Creates a subject whose current value is `value`.
+    @inlinable
+    public init(_ value: Output) { core = SubjectCore(current: value) }
+
+    /// The current value. Setting it sends the new value to every subscriber.
+    @inlinable
+    public var value: Output {
+        get {
+            core.lock.lock()
+            defer { core.lock.unlock() }
+            // `current` is set in init and only ever replaced, never cleared.
+            return core.current.unsafelyUnwrapped
+        }
+        set { send(newValue) }
+    }
+
+    /// Attaches a subscriber; it receives the current value first, when it has demand.
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        core.attach(subscriber)
+    }
+
+    /// Stores `value` as the current value and sends it; ignored after completion.
+    @inlinable
+    public func send(_ value: Output) { core.send(value) }
+
+    /// Completes every subscriber; the current value stays readable.
+    @inlinable
+    public func send(completion: Subscribers.Completion<Failure>) { core.send(completion: completion) }
+
+    /// Requests unlimited values from an upstream this subject was subscribed to.
+    public func send(subscription: any Subscription) { core.send(subscription: subscription) }
+}

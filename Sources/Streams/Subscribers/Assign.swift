@@ -1,0 +1,65 @@
+extension Subscribers {
+    /// A subscriber that writes each value to a key path of an object.
+    ///
+    /// Holds the object strongly until cancelled or completed (as Combine does); cancel releases it.
+    /// - Threading: writes happen on the thread the publisher delivers on.
+    public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible, @unchecked Sendable {
+        /// Never fails.
+        public typealias Failure = Never
+
+        private let link = UpstreamLink()
+        private let target: Locked<(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>)?>
+
+        /// Creates a subscriber that assigns to `keyPath` on `object`.
+        public init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>) {
+            target = Locked((object, keyPath))
+        }
+
+        /// Stores the subscription and requests `.unlimited`.
+        public func receive(subscription: any Subscription) {
+            if link.attach(subscription) { subscription.request(.unlimited) }
+        }
+
+        /// Assigns the value.
+        public func receive(_ input: Input) -> Subscribers.Demand {
+            if let (object, keyPath) = target.withLock({ $0 }) { object[keyPath: keyPath] = input }
+            return .none
+        }
+
+        /// Releases the object.
+        public func receive(completion: Subscribers.Completion<Never>) {
+            guard link.finish() else { return }
+            release()
+        }
+
+        /// Cancels upstream and releases the object.
+        public func cancel() {
+            link.cancel()
+            release()
+        }
+
+        private func release() {
+            let released = target.withLock { target in
+                defer { target = nil }
+                return target
+            }
+            _ = released
+        }
+
+        /// `Assign`.
+        public var description: String { "Assign" }
+    }
+}
+
+extension Publisher where Failure == Never {
+    /// Assigns each value to `keyPath` on `object`.
+    ///
+    /// ```swift
+    /// let c = subject.assign(to: \.title, on: model)
+    /// ```
+    public func assign<Root>(to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root) -> AnyCancellable {
+        let assign = Subscribers.Assign(object: object, keyPath: keyPath)
+        subscribe(assign)
+        return AnyCancellable(assign)
+    }
+}

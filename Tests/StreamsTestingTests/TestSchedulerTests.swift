@@ -1,0 +1,91 @@
+import Streams
+import StreamsTesting
+import Testing
+
+/// Collects strings from scheduled actions (which are `@Sendable`).
+final class Log: Sendable {
+    private let entries = Locked<[String]>([])
+    func append(_ entry: String) { entries.withLock { $0.append(entry) } }
+    var all: [String] { entries.withLock { $0 } }
+}
+
+@Suite struct TestSchedulerTests {
+    @Test func nothingRunsUntilTheClockIsAdvanced() {
+        let scheduler = TestScheduler()
+        let log = Log()
+        scheduler.schedule { log.append("now") }
+        _ = scheduler.schedule(afterDelay: .seconds(1)) { log.append("later") }
+        #expect(log.all.isEmpty)
+        scheduler.advance()
+        #expect(log.all == ["now"])
+        scheduler.advance(by: .milliseconds(999))
+        #expect(log.all == ["now"])
+        scheduler.advance(by: .milliseconds(1))
+        #expect(log.all == ["now", "later"])
+        #expect(scheduler.now == .zero + .seconds(1))
+    }
+
+    @Test func actionsAtTheSameInstantRunInSchedulingOrder() {
+        let scheduler = TestScheduler()
+        let log = Log()
+        for name in ["a", "b", "c"] {
+            _ = scheduler.schedule(after: .zero + .seconds(2)) { log.append(name) }
+        }
+        _ = scheduler.schedule(after: .zero + .seconds(1)) { log.append("first") }
+        scheduler.advance(by: .seconds(5))
+        #expect(log.all == ["first", "a", "b", "c"])
+    }
+
+    @Test func nowIsTheDeadlineWhileAnActionRuns() {
+        let scheduler = TestScheduler()
+        let log = Log()
+        _ = scheduler.schedule(after: .zero + .milliseconds(300)) { log.append("\(scheduler.now)") }
+        scheduler.advance(by: .seconds(1))
+        #expect(log.all == ["\(SchedulerInstant.zero + .milliseconds(300))"])
+        #expect(scheduler.now == .zero + .seconds(1))
+    }
+
+    @Test func cancelledActionsNeverRun() {
+        let scheduler = TestScheduler()
+        let log = Log()
+        let pending = scheduler.schedule(afterDelay: .seconds(1)) { log.append("cancelled") }
+        pending.cancel()
+        pending.cancel()
+        #expect(scheduler.pendingCount == 0)
+        scheduler.run()
+        #expect(log.all.isEmpty)
+    }
+
+    @Test func actionsMayScheduleMoreActionsThatRunInTheSameAdvance() {
+        let scheduler = TestScheduler()
+        let log = Log()
+        _ = scheduler.schedule(afterDelay: .seconds(1)) {
+            log.append("outer")
+            _ = scheduler.schedule(afterDelay: .seconds(1)) { log.append("inner") }
+        }
+        scheduler.advance(by: .seconds(2))
+        #expect(log.all == ["outer", "inner"])
+    }
+
+    @Test func theClockNeverMovesBackwards() {
+        let scheduler = TestScheduler()
+        scheduler.advance(by: .seconds(3))
+        scheduler.advance(to: .zero + .seconds(1))
+        scheduler.advance(by: .seconds(-5))
+        #expect(scheduler.now == .zero + .seconds(3))
+        let log = Log()
+        _ = scheduler.schedule(after: .zero + .seconds(1)) { log.append("\(scheduler.now)") }
+        scheduler.advance()
+        #expect(log.all == ["\(SchedulerInstant.zero + .seconds(3))"])
+    }
+
+    @Test func runDrainsEverythingMovingTheClockToTheLastDeadline() {
+        let scheduler = TestScheduler()
+        let log = Log()
+        _ = scheduler.schedule(afterDelay: .seconds(10)) { log.append("ten") }
+        _ = scheduler.schedule(afterDelay: .seconds(2)) { log.append("two") }
+        scheduler.run()
+        #expect(log.all == ["two", "ten"])
+        #expect(scheduler.now == .zero + .seconds(10))
+    }
+}

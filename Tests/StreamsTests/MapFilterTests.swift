@@ -1,0 +1,37 @@
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite struct MapFilterTests {
+    @Test func mapTransformsEveryValueInOrder() {
+        let recorder = [1, 2, 3].publisher.map { $0 * 10 }.record()
+        #expect(recorder.values == [10, 20, 30])
+        #expect(recorder.isFinished)
+    }
+
+    @Test func fusedMapFilterMapKeepsTheOrderOfStages() {
+        let subject = PassthroughSubject<Int, Never>()
+        var seen: [String] = []
+        let c = subject.map { $0 + 1 }.filter { $0.isMultiple(of: 2) }.map { "v\($0)" }.sink { seen.append($0) }
+        for i in 0..<6 { subject.send(i) }
+        #expect(seen == ["v2", "v4", "v6"])
+        c.cancel()
+    }
+
+    @Test func filterGivesDroppedDemandBackUpstream() {
+        let recorder = (1...10).publisher.filter { $0 > 5 }.record(demand: .max(2))
+        #expect(recorder.values == [6, 7])
+        #expect(recorder.completion == nil)
+        recorder.request(.max(10))
+        #expect(recorder.values == [6, 7, 8, 9, 10])
+        #expect(recorder.isFinished)
+    }
+
+    @Test func compactMapDropsNilsAndKeepsDemand() {
+        let recorder = ["1", "x", "3", "y", "5"].publisher.compactMap { Int($0) }.record(demand: .max(2))
+        #expect(recorder.values == [1, 3])
+        recorder.request(.max(1))
+        #expect(recorder.values == [1, 3, 5])
+        #expect(recorder.isFinished)
+    }
+}
