@@ -1,8 +1,11 @@
 /// A publisher you can send values into: `PassthroughSubject`, `CurrentValueSubject`.
 ///
-/// - Threading: `send` may be called from any thread. Each subscriber still receives events serially;
-///   a value sent re-entrantly from inside a subscriber's `receive(_:)` is delivered to that
-///   subscriber after the current `receive(_:)` returns (queued, not nested).
+/// - Threading: `send` may be called from any thread. Sends are serialized per subject: each subscriber
+///   receives events serially, and all subscribers see the values in the same order.
+/// - Re-entrancy (a deliberate difference from Combine): a value sent from inside a subscriber's
+///   `receive(_:)` is queued and delivered after the current value has reached every subscriber,
+///   not nested inside the current call. Combine nests, so there a later subscriber can see the
+///   re-entrant value *before* the one that caused it.
 ///
 /// ```swift
 /// let subject = PassthroughSubject<Int, Never>()

@@ -1,4 +1,9 @@
 /// The shared state of a subject: its conduits in subscription order and its completion.
+///
+/// Sends are serialized for the whole subject: a `send` that arrives while another is being delivered
+/// (re-entrantly from a subscriber, or from another thread) is queued and delivered by the thread
+/// already delivering, after it has offered the current value to every subscriber. So every subscriber
+/// sees every value in the same order.
 @usableFromInline
 final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Sendable {
     @usableFromInline
@@ -13,6 +18,12 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     /// gets exactly the value that preceded its attachment); `nil` for PassthroughSubject.
     @usableFromInline
     var current: Output?
+    @usableFromInline
+    var isSending = false
+    @usableFromInline
+    var pending: [SubjectEvent<Output, Failure>] = []
+    @usableFromInline
+    var pendingHead = 0
 
     @inlinable
     init(current: Output?) { self.current = current }
@@ -39,9 +50,15 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
         lock.lock()
         guard completion == nil else { return lock.unlock() }
         if current != nil { current = value }
+        if isSending {
+            pending.append(.value(value))
+            return lock.unlock()
+        }
+        isSending = true
         let targets = conduits
         lock.unlock()
         for conduit in targets { conduit.offer(value) }
+        drainPending()
     }
 
     @inlinable
@@ -49,13 +66,51 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
         lock.lock()
         guard completion == nil else { return lock.unlock() }
         completion = newCompletion
+        if isSending {
+            pending.append(.completion(newCompletion))
+            return lock.unlock()
+        }
+        isSending = true
+        lock.unlock()
+        complete(newCompletion)
+        drainPending()
+    }
+
+    /// Delivers what was queued while this thread was sending; clears `isSending` when done.
+    @inlinable
+    func drainPending() {
+        while true {
+            lock.lock()
+            guard pendingHead < pending.count else {
+                pending.removeAll(keepingCapacity: true)
+                pendingHead = 0
+                isSending = false
+                return lock.unlock()
+            }
+            let event = pending[pendingHead]
+            pendingHead += 1
+            let targets = conduits
+            lock.unlock()
+            switch event {
+            case .value(let value):
+                for conduit in targets { conduit.offer(value) }
+            case .completion(let completion):
+                complete(completion)
+            }
+        }
+    }
+
+    /// Detaches every conduit and upstream, then finishes the conduits. Called while sending.
+    @inlinable
+    func complete(_ completion: Subscribers.Completion<Failure>) {
+        lock.lock()
         let targets = conduits
         conduits = []
         let upstreams = self.upstreams
         self.upstreams = []
         lock.unlock()
         _ = upstreams
-        for conduit in targets { conduit.finish(newCompletion) }
+        for conduit in targets { conduit.finish(completion) }
     }
 
     @usableFromInline
@@ -80,4 +135,10 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
 
     @usableFromInline
     var subscriberCount: Int { lock.withLock { conduits.count } }
+}
+
+@usableFromInline
+enum SubjectEvent<Output, Failure: Error> {
+    case value(Output)
+    case completion(Subscribers.Completion<Failure>)
 }

@@ -1,0 +1,176 @@
+extension Publisher where Failure == Never {
+    /// The values of this publisher as an `AsyncSequence`.
+    ///
+    /// - Demand: the subscription is made when iteration starts and asks for one value per `next()`,
+    ///   so a fast publisher (e.g. a `PassthroughSubject`) drops values sent while the consumer is busy,
+    ///   exactly as a subscriber with no demand would.
+    /// - Cancellation: cancelling the consuming task cancels the subscription and ends the loop.
+    ///
+    /// ```swift
+    /// for await value in [1, 2, 3].publisher.values { print(value) }
+    /// ```
+    public var values: AsyncPublisher<Self> { AsyncPublisher(self) }
+}
+
+extension Publisher {
+    /// The values of this publisher as a throwing `AsyncSequence`: a failure is thrown by `next()`.
+    ///
+    /// Same demand and cancellation contract as the non-throwing ``Publisher/values``.
+    ///
+    /// ```swift
+    /// for try await product in client.products().values { print(product) }
+    /// ```
+    public var values: AsyncThrowingPublisher<Self> { AsyncThrowingPublisher(self) }
+}
+
+/// A publisher that cannot fail, seen as an `AsyncSequence` (see ``Publisher/values``).
+public struct AsyncPublisher<Upstream: Publisher>: AsyncSequence where Upstream.Failure == Never {
+    /// The publisher's output.
+    public typealias Element = Upstream.Output
+
+    private let upstream: Upstream
+
+    /// Wraps `upstream`.
+    public init(_ upstream: Upstream) { self.upstream = upstream }
+
+    /// Subscribes and returns the iterator.
+    public func makeAsyncIterator() -> Iterator {
+        let bridge = AsyncBridge<Element, Never>()
+        upstream.subscribe(bridge)
+        return Iterator(bridge: bridge)
+    }
+
+    /// Iterates the publisher's values; `nil` after it finishes or when the task is cancelled.
+    public struct Iterator: AsyncIteratorProtocol {
+        let bridge: AsyncBridge<Element, Never>
+
+        /// The next value, or `nil` at the end.
+        public mutating func next() async -> Element? {
+            switch await bridge.next() {
+            case .success(let value): return value
+            }
+        }
+    }
+}
+
+/// A publisher that can fail, seen as a throwing `AsyncSequence` (see ``Publisher/values``).
+public struct AsyncThrowingPublisher<Upstream: Publisher>: AsyncSequence {
+    /// The publisher's output.
+    public typealias Element = Upstream.Output
+
+    private let upstream: Upstream
+
+    /// Wraps `upstream`.
+    public init(_ upstream: Upstream) { self.upstream = upstream }
+
+    /// Subscribes and returns the iterator.
+    public func makeAsyncIterator() -> Iterator {
+        let bridge = AsyncBridge<Element, Upstream.Failure>()
+        upstream.subscribe(bridge)
+        return Iterator(bridge: bridge)
+    }
+
+    /// Iterates the publisher's values; throws its failure; `nil` after it finishes or on task cancel.
+    public struct Iterator: AsyncIteratorProtocol {
+        let bridge: AsyncBridge<Element, Upstream.Failure>
+
+        /// The next value, `nil` at the end, or the publisher's failure thrown.
+        public mutating func next() async throws -> Element? {
+            try await bridge.next().get()
+        }
+    }
+}
+
+/// Hands a value across the continuation; the bridge guarantees one hand-off per request.
+struct Handoff<Value>: @unchecked Sendable {
+    let value: Value
+}
+
+/// The subscriber behind `values`: requests one value per `next()` and resumes the waiting task.
+final class AsyncBridge<Input, Failure: Error>: Subscriber, @unchecked Sendable {
+    typealias Outcome = Result<Input?, Failure>
+
+    private struct State {
+        var subscription: (any Subscription)?
+        var waiting: CheckedContinuation<Handoff<Outcome>, Never>?
+        var buffered: Input?
+        var end: Outcome?
+        var pendingRequest = false
+    }
+
+    private let state = Locked(State())
+
+    func receive(subscription: any Subscription) {
+        let (accepted, request) = state.withLock { state -> (Bool, Bool) in
+            guard state.subscription == nil, state.end == nil else { return (false, false) }
+            state.subscription = subscription
+            return (true, state.pendingRequest)
+        }
+        guard accepted else { return subscription.cancel() }
+        if request { subscription.request(.max(1)) }
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        let waiting = state.withLock { state -> CheckedContinuation<Handoff<Outcome>, Never>? in
+            state.pendingRequest = false
+            guard let waiting = state.waiting else {
+                state.buffered = input
+                return nil
+            }
+            state.waiting = nil
+            return waiting
+        }
+        waiting?.resume(returning: Handoff(value: .success(input)))
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        let outcome: Outcome
+        switch completion {
+        case .finished: outcome = .success(nil)
+        case .failure(let error): outcome = .failure(error)
+        }
+        finish(with: outcome, cancelling: false)
+    }
+
+    /// Ends the sequence: resumes a waiting task and, on task cancellation, cancels upstream.
+    private func finish(with outcome: Outcome, cancelling: Bool) {
+        let (waiting, subscription) = state.withLock {
+            state -> (CheckedContinuation<Handoff<Outcome>, Never>?, (any Subscription)?) in
+            if state.end == nil { state.end = outcome }
+            defer {
+                state.waiting = nil
+                state.subscription = nil
+            }
+            return (state.waiting, state.subscription)
+        }
+        if cancelling { subscription?.cancel() }
+        waiting?.resume(returning: Handoff(value: outcome))
+    }
+
+    func next() async -> Outcome {
+        let handoff = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Handoff<Outcome>, Never>) in
+                let (immediate, request) = state.withLock {
+                    state -> (Outcome?, (any Subscription)?) in
+                    if let value = state.buffered {
+                        state.buffered = nil
+                        return (.success(value), nil)
+                    }
+                    if let end = state.end { return (end, nil) }
+                    state.waiting = continuation
+                    state.pendingRequest = true
+                    return (nil, state.subscription)
+                }
+                if let immediate {
+                    continuation.resume(returning: Handoff(value: immediate))
+                } else {
+                    request?.request(.max(1))
+                }
+            }
+        } onCancel: {
+            finish(with: .success(nil), cancelling: true)
+        }
+        return handoff.value
+    }
+}

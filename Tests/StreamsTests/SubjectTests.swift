@@ -1,0 +1,202 @@
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite struct PassthroughSubjectTests {
+    @Test func subscribersAreServedInSubscriptionOrder() {
+        let subject = PassthroughSubject<Int, Never>()
+        let log = Locked<[String]>([])
+        let a = subject.sink { value in log.withLock { $0.append("a\(value)") } }
+        let b = subject.sink { value in log.withLock { $0.append("b\(value)") } }
+        subject.send(1)
+        subject.send(2)
+        #expect(log.withLock { $0 } == ["a1", "b1", "a2", "b2"])
+        _ = (a, b)
+    }
+
+    @Test func valuesSentWithoutDemandAreDroppedForThatSubscriber() {
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = subject.record(demand: .none)
+        subject.send(1)
+        recorder.request(.max(2))
+        subject.send(2)
+        subject.send(3)
+        subject.send(4)
+        #expect(recorder.values == [2, 3])
+        recorder.request(.max(1))
+        subject.send(5)
+        #expect(recorder.values == [2, 3, 5])
+    }
+
+    @Test func demandReturnedFromReceiveIsHonoured() {
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = subject.record(demand: .max(1), demandPerValue: .max(1))
+        for value in 1...4 { subject.send(value) }
+        #expect(recorder.values == [1, 2, 3, 4])
+    }
+
+    @Test func lateSubscribersSeeOnlyLaterValues() {
+        let subject = PassthroughSubject<Int, Never>()
+        let early = subject.record()
+        subject.send(1)
+        let late = subject.record()
+        subject.send(2)
+        #expect(early.values == [1, 2])
+        #expect(late.values == [2])
+    }
+
+    @Test func nothingIsDeliveredAfterCompletion() {
+        let subject = PassthroughSubject<Int, TestError>()
+        let recorder = subject.record()
+        subject.send(1)
+        subject.send(completion: .failure(.boom))
+        subject.send(2)
+        subject.send(completion: .finished)
+        #expect(recorder.events == [.value(1, at: .zero), .failure(.boom, at: .zero)])
+    }
+
+    @Test func subscribingAfterCompletionGetsTheCompletionAtOnce() {
+        let subject = PassthroughSubject<Int, Never>()
+        subject.send(completion: .finished)
+        let recorder = subject.record()
+        #expect(recorder.subscriptionCount == 1)
+        #expect(recorder.events == [.finished(at: .zero)])
+    }
+
+    @Test func completionIsDeliveredEvenWithoutDemand() {
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = subject.record(demand: .none)
+        subject.send(completion: .finished)
+        #expect(recorder.isFinished)
+    }
+
+    @Test func nothingIsDeliveredAfterCancelAndCancelIsIdempotent() {
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = subject.record()
+        subject.send(1)
+        recorder.cancel()
+        recorder.cancel()
+        subject.send(2)
+        subject.send(completion: .finished)
+        #expect(recorder.events == [.value(1, at: .zero)])
+    }
+
+    @Test func cancelReleasesTheSubscriberAndItsClosures() {
+        let subject = PassthroughSubject<Int, Never>()
+        weak var weakToken: Token?
+        var cancellable: AnyCancellable?
+        do {
+            let token = Token()
+            weakToken = token
+            cancellable = subject.sink { _ in _ = token }
+        }
+        #expect(weakToken != nil)
+        cancellable?.cancel()
+        #expect(weakToken == nil)
+        _ = cancellable
+    }
+
+    @Test func completionReleasesTheSubscriberAndItsClosures() {
+        let subject = PassthroughSubject<Int, Never>()
+        weak var weakToken: Token?
+        var cancellable: AnyCancellable?
+        do {
+            let token = Token()
+            weakToken = token
+            cancellable = subject.sink { _ in _ = token }
+        }
+        subject.send(completion: .finished)
+        #expect(weakToken == nil)
+        _ = cancellable
+    }
+
+    @Test func reentrantSendFromInsideReceiveIsDeliveredAfterTheCurrentValue() {
+        let subject = PassthroughSubject<Int, Never>()
+        let log = Locked<[String]>([])
+        let c = subject.sink { value in
+            log.withLock { $0.append("begin \(value)") }
+            if value < 3 { subject.send(value + 1) }
+            log.withLock { $0.append("end \(value)") }
+        }
+        subject.send(1)
+        #expect(log.withLock { $0 } == ["begin 1", "end 1", "begin 2", "end 2", "begin 3", "end 3"])
+        c.cancel()
+    }
+
+    @Test func reentrantCancelFromInsideReceiveStopsDelivery() {
+        let subject = PassthroughSubject<Int, Never>()
+        let seen = Locked<[Int]>([])
+        var cancellable: AnyCancellable?
+        cancellable = subject.sink { value in
+            seen.withLock { $0.append(value) }
+            cancellable?.cancel()
+        }
+        subject.send(1)
+        subject.send(2)
+        #expect(seen.withLock { $0 } == [1])
+        _ = cancellable
+    }
+
+    @Test func aSubjectCanBeFedByAnUpstreamPublisher() {
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = subject.record()
+        let link = [1, 2, 3].publisher.subscribe(subject)
+        #expect(recorder.values == [1, 2, 3])
+        #expect(recorder.isFinished)
+        link.cancel()
+    }
+}
+
+@Suite struct CurrentValueSubjectTests {
+    @Test func newSubscribersGetTheCurrentValueFirst() {
+        let subject = CurrentValueSubject<Int, Never>(1)
+        let first = subject.record()
+        subject.send(2)
+        let second = subject.record()
+        subject.value = 3
+        #expect(first.values == [1, 2, 3])
+        #expect(second.values == [2, 3])
+        #expect(subject.value == 3)
+    }
+
+    @Test func theCurrentValueWaitsForDemandAndOnlyTheNewestIsKept() {
+        let subject = CurrentValueSubject<String, Never>("a")
+        let recorder = subject.record(demand: .none)
+        subject.send("b")
+        subject.send("c")
+        #expect(recorder.values.isEmpty)
+        recorder.request(.max(1))
+        #expect(recorder.values == ["c"])
+        subject.send("d")
+        recorder.request(.max(1))
+        #expect(recorder.values == ["c", "d"])
+    }
+
+    @Test func optionalOutputsKeepNilAsAValue() {
+        let subject = CurrentValueSubject<Int?, Never>(nil)
+        let recorder = subject.record()
+        subject.send(1)
+        subject.send(nil)
+        #expect(recorder.values == [nil, 1, nil])
+        #expect(subject.value == nil)
+    }
+
+    @Test func valueStaysReadableAfterCompletionAndSendsAreIgnored() {
+        let subject = CurrentValueSubject<Int, Never>(1)
+        let recorder = subject.record()
+        subject.send(completion: .finished)
+        subject.send(2)
+        #expect(subject.value == 1)
+        #expect(recorder.events == [.value(1, at: .zero), .finished(at: .zero)])
+    }
+
+    @Test func settingValueFromInsideASubscriberIsSeenByAll() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let c = subject.sink { value in if value == 1 { subject.value = 2 } }
+        let recorder = subject.record()
+        subject.value = 1
+        #expect(subject.value == 2)
+        #expect(recorder.values == [0, 1, 2])
+        c.cancel()
+    }
+}
