@@ -1,0 +1,104 @@
+import Dispatch
+import Streams
+import StreamsTesting
+import Testing
+
+/// Many threads at once. These tests prove thread safety when run under
+/// `swift test --sanitize=thread` (which `.ci/run` does): the subscriber-side counters below are
+/// deliberately plain, unsynchronized variables, so a concurrent delivery would be reported as a race.
+@Suite struct ConcurrencyStressTests {
+    static let threads = 8
+    static let perThread = 2_000
+
+    /// A subscriber-side counter with no lock of its own: only serial delivery keeps it race-free.
+    final class UnsynchronizedCounter: @unchecked Sendable {
+        var count = 0
+        var sum = 0
+    }
+
+    @Test func concurrentSendsReachTheSubscriberSeriallyAndCompletely() {
+        let subject = PassthroughSubject<Int, Never>()
+        let counter = UnsynchronizedCounter()
+        let c = subject.sink { value in
+            counter.count += 1
+            counter.sum += value
+        }
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+            for i in 0..<Self.perThread { subject.send(thread * Self.perThread + i) }
+        }
+        let total = Self.threads * Self.perThread
+        #expect(counter.count == total)
+        #expect(counter.sum == total * (total - 1) / 2)
+        c.cancel()
+    }
+
+    @Test func subscribersComeAndGoWhileOthersSend() {
+        let subject = PassthroughSubject<Int, Never>()
+        let steady = UnsynchronizedCounter()
+        let c = subject.map { $0 * 2 }.filter { $0 >= 0 }.sink { _ in steady.count += 1 }
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+            if thread.isMultiple(of: 2) {
+                for i in 0..<Self.perThread { subject.send(i) }
+            } else {
+                for _ in 0..<Self.perThread / 10 {
+                    let transient = UnsynchronizedCounter()
+                    let cancellable = subject.sink { _ in transient.count += 1 }
+                    cancellable.cancel()
+                }
+            }
+        }
+        #expect(steady.count == (Self.threads / 2) * Self.perThread)
+        c.cancel()
+    }
+
+    @Test func currentValueSubjectValueIsConsistentUnderConcurrentWrites() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let last = UnsynchronizedCounter()
+        let c = subject.sink { value in
+            last.count += 1
+            last.sum = value
+        }
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { _ in
+            for _ in 0..<Self.perThread {
+                subject.send(1)
+                _ = subject.value
+            }
+        }
+        #expect(last.count == Self.threads * Self.perThread + 1)
+        #expect(subject.value == 1)
+        c.cancel()
+    }
+
+    @Test func concurrentCancelRunsTheCancelActionOnce() {
+        for _ in 0..<200 {
+            let count = Locked(0)
+            let cancellable = AnyCancellable { count.withLock { $0 += 1 } }
+            DispatchQueue.concurrentPerform(iterations: 4) { _ in cancellable.cancel() }
+            #expect(count.withLock { $0 } == 1)
+        }
+    }
+
+    @Test func concurrentCompletionAndSendDeliverExactlyOneCompletion() {
+        for _ in 0..<200 {
+            let subject = PassthroughSubject<Int, Never>()
+            let recorder = subject.record()
+            DispatchQueue.concurrentPerform(iterations: 4) { thread in
+                if thread == 0 { subject.send(completion: .finished) } else { subject.send(thread) }
+            }
+            let completions = recorder.events.filter { if case .finished = $0 { return true } else { return false } }
+            #expect(completions.count == 1)
+            #expect(recorder.events.last.map { if case .finished = $0 { return true } else { return false } } == true)
+        }
+    }
+
+    @Test func recorderRequestsFromManyThreadsNeverExceedDemand() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let recorder = subject.record(demand: .none)
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+            for i in 0..<200 {
+                if thread.isMultiple(of: 2) { recorder.request(.max(1)) } else { subject.send(i) }
+            }
+        }
+        #expect(recorder.values.count <= (Self.threads / 2) * 200)
+    }
+}
