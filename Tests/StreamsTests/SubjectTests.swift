@@ -172,6 +172,21 @@ import Testing
         #expect(recorder.values == ["c", "d"])
     }
 
+    @Test func aSubscriberAttachedWhileSendsAreQueuedSeesThemInOrder() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let late = Locked<TestRecorder<Int, Never>?>(nil)
+        let c = subject.sink { value in
+            guard value == 1 else { return }
+            subject.send(2)
+            subject.send(3)
+            late.withLock { $0 = subject.record() }
+        }
+        subject.send(1)
+        #expect(late.withLock { $0 }?.values == [1, 2, 3])
+        #expect(subject.value == 3)
+        c.cancel()
+    }
+
     @Test func optionalOutputsKeepNilAsAValue() {
         let subject = CurrentValueSubject<Int?, Never>(nil)
         let recorder = subject.record()

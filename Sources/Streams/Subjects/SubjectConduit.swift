@@ -113,7 +113,6 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
 
     @inlinable
     func request(_ more: Subscribers.Demand) {
-        precondition(more > .none || more == .none, "request: demand must not be negative")
         guard more > .none else { return }
         lock.lock()
         guard downstream != nil else { return lock.unlock() }
@@ -147,7 +146,8 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
             if next == nil { next = dequeue() }
             guard let event = next, let downstream else {
                 isDelivering = false
-                if next == nil || self.downstream == nil { queue = []; queueHead = 0 }
+                queue = []
+                queueHead = 0
                 lock.unlock()
                 return
             }

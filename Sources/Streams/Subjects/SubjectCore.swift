@@ -18,6 +18,10 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     /// gets exactly the value that preceded its attachment); `nil` for PassthroughSubject.
     @usableFromInline
     var current: Output?
+    /// The value most recently offered to the conduits: a new subscriber starts from it, so it never
+    /// sees a queued, older value after a newer one.
+    @usableFromInline
+    var dispatched: Output?
     @usableFromInline
     var isSending = false
     @usableFromInline
@@ -26,14 +30,17 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     var pendingHead = 0
 
     @inlinable
-    init(current: Output?) { self.current = current }
+    init(current: Output?) {
+        self.current = current
+        self.dispatched = current
+    }
 
     @inlinable
     func attach<Downstream: Subscriber>(_ downstream: Downstream)
     where Downstream.Input == Output, Downstream.Failure == Failure {
         lock.lock()
         let conduit = SubjectConduit(
-            parent: self, downstream: downstream, keepsLatest: current != nil, initial: current)
+            parent: self, downstream: downstream, keepsLatest: current != nil, initial: dispatched)
         if let completion {
             lock.unlock()
             downstream.receive(subscription: Subscriptions.empty)
@@ -55,6 +62,7 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
             return lock.unlock()
         }
         isSending = true
+        if dispatched != nil { dispatched = value }
         let targets = conduits
         lock.unlock()
         for conduit in targets { conduit.offer(value) }
@@ -89,6 +97,7 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
             }
             let event = pending[pendingHead]
             pendingHead += 1
+            if case .value(let value) = event, dispatched != nil { dispatched = value }
             let targets = conduits
             lock.unlock()
             switch event {
