@@ -75,4 +75,3 @@ final class ObservedSubscription: Subscription, @unchecked Sendable {
         base.cancel()
     }
 }
-

@@ -27,8 +27,11 @@ import Testing
         #expect(recorder.values == [1, 2])
         #expect(recorder.completion == nil)
         recorder.request(.max(1))
-        #expect(recorder.events.map(\.description) == ["value(1) at 0.0 seconds", "value(2) at 0.0 seconds",
-            "value(3) at 0.0 seconds", "finished at 0.0 seconds"])
+        #expect(
+            recorder.events.map(\.description) == [
+                "value(1) at 0.0 seconds", "value(2) at 0.0 seconds",
+                "value(3) at 0.0 seconds", "finished at 0.0 seconds",
+            ])
     }
 
     @Test func emptySequenceFinishesWithoutDemand() {

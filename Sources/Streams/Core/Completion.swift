@@ -29,7 +29,9 @@ extension Subscribers.Completion: Sendable where Failure: Sendable {}
 extension Subscribers.Completion where Failure == Never {
     /// Re-types a `Never`-failing completion for any failure type (it can only be `.finished`).
     @inlinable
-    public func promoted<NewFailure: Error>(to _: NewFailure.Type = NewFailure.self) -> Subscribers.Completion<NewFailure> {
+    public func promoted<NewFailure: Error>(to _: NewFailure.Type = NewFailure.self)
+        -> Subscribers.Completion<NewFailure>
+    {
         .finished
     }
 }
