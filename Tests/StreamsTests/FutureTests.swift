@@ -125,6 +125,29 @@ private final class PromiseBox<Output, Failure: Error> {
         #expect(deferred.record().values == [2])
     }
 
+    @Test func retryingAFutureGetsTheCachedFailureWithoutRunningAgain() {
+        var runs = 0
+        let future = Future<Int, FutureError> { promise in
+            runs += 1
+            promise(.failure(.boom))
+        }
+        let recorder = future.retry(3).record()
+        #expect(runs == 1)
+        #expect(recorder.events == [.failure(.boom, at: .zero)])
+    }
+
+    @Test func retryingADeferredFutureRunsTheWorkForEachAttempt() {
+        var runs = 0
+        let recorder = Deferred {
+            Future<Int, FutureError> { promise in
+                runs += 1
+                promise(runs < 3 ? .failure(.boom) : .success(runs))
+            }
+        }.retry(5).record()
+        #expect(runs == 3)
+        #expect(recorder.events == [.value(3, at: .zero), .finished(at: .zero)])
+    }
+
     @Test func asyncFutureResolvesWithTheOperationsValue() async {
         let future = Future<Int, Never> { await Self.slowDouble(21) }
         var cancellable: AnyCancellable?

@@ -309,7 +309,8 @@ private final class Token {}
             return Fail(error: .boom)
         }
         .retry(
-            maxRetries: 4, backoff: .exponential(initial: .milliseconds(100), multiplier: 3, maxDelay: .milliseconds(500)),
+            maxRetries: 4,
+            backoff: .exponential(initial: .milliseconds(100), multiplier: 3, maxDelay: .milliseconds(500)),
             scheduler: scheduler
         )
         .record(on: scheduler)

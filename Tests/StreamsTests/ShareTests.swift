@@ -165,8 +165,10 @@ private final class SharedSource {
         var log: [String] = []
         var bag: [AnyCancellable] = []
         for name in ["a", "b", "c"] {
-            shared.sink(receiveCompletion: { _ in log.append("\(name)|") }, receiveValue: { log.append("\(name)\($0)") })
-                .store(in: &bag)
+            shared.sink(
+                receiveCompletion: { _ in log.append("\(name)|") }, receiveValue: { log.append("\(name)\($0)") }
+            )
+            .store(in: &bag)
         }
         source.latest.send(1)
         source.latest.send(2)
@@ -316,7 +318,9 @@ private final class SharedSource {
         let shared = source.publisher.share(replay: 1)
         var log: [String] = []
         var bag: [AnyCancellable] = []
-        for name in ["a", "b"] { shared.sink(receiveCompletion: { _ in }) { log.append("\(name)\($0)") }.store(in: &bag) }
+        for name in ["a", "b"] {
+            shared.sink(receiveCompletion: { _ in }) { log.append("\(name)\($0)") }.store(in: &bag)
+        }
         source.latest.send(1)
         source.latest.send(2)
         #expect(log == ["a1", "b1", "a2", "b2"])

@@ -3,8 +3,9 @@ extension Publisher {
     ///
     /// Combine's meaning: `retry(3)` subscribes at most 4 times (1 + 3 re-subscriptions); the 4th failure
     /// is forwarded downstream. Only failures retry: `.finished` is forwarded at once.
-    /// - Downstream: sees one subscription for all the attempts; values already delivered stay delivered
-    ///   (a new attempt may deliver them again: `retry` does not de-duplicate).
+    /// - Downstream: sees one subscription for all the attempts, received before the first attempt
+    ///   subscribes upstream; values already delivered stay delivered (a new attempt may deliver them
+    ///   again: `retry` does not de-duplicate).
     /// - Demand: what the downstream requested and has not yet received carries over to each new attempt.
     /// - Stack: a publisher that fails synchronously (e.g. `Fail`) is re-subscribed in a loop, not by
     ///   recursion, so any number of retries is safe.

@@ -8,6 +8,8 @@
 ///   at once by `.finished`; a failure is delivered without waiting for demand.
 /// - Threading: a subscriber receives the result on the thread that fulfils the promise, or, if the
 ///   result is already known, on the thread that subscribes or requests.
+/// - Retrying: since the result is kept, `retry` gets the same failure again; to run the work once per
+///   subscription (and per retry), wrap it: `Deferred { Future { … } }`.
 ///
 /// ```swift
 /// let answer = Future<Int, Never> { promise in promise(.success(42)) }
@@ -105,7 +107,8 @@ class FutureSubscriptionBase<Output, Failure: Error>: @unchecked Sendable {
 /// success) the subscriber has demand.
 private final class FutureSubscription<Downstream: Subscriber>: FutureSubscriptionBase<
     Downstream.Input, Downstream.Failure
->, Subscription, CustomStringConvertible, @unchecked Sendable {
+>, Subscription, CustomStringConvertible, @unchecked Sendable
+{
     typealias Output = Downstream.Input
     typealias Failure = Downstream.Failure
 
