@@ -1,0 +1,247 @@
+extension Publisher {
+    /// Shares one subscription to this publisher among all subscribers, replaying the latest `count`
+    /// values to each new subscriber.
+    ///
+    /// Behaves as ``share()`` (one upstream subscription made when the first subscriber attaches,
+    /// `.unlimited` requested from upstream, subscription order, cancelled when every subscriber has
+    /// cancelled and reconnected — with an empty buffer — by the next one), plus:
+    /// - Replay: a new subscriber first receives the latest `count` values published on the current
+    ///   connection, then the live values.
+    /// - Demand: each subscriber keeps up to `count` values it has no demand for yet (the newest ones;
+    ///   older ones are dropped) and receives them, in order, as it requests more. So a subscriber that
+    ///   attaches with no demand still gets the replayed values once it asks.
+    /// - Completion: delivered to a subscriber after the values kept for it. A subscriber that attaches
+    ///   after the upstream completed receives the replayed values (as its demand allows), then the
+    ///   completion.
+    /// - `share(replay: 0)` behaves as `share()`; a negative `count` counts as 0.
+    ///
+    /// Not in Combine; named after RxSwift's `share(replay:)` (with its default `.whileConnected` scope).
+    ///
+    /// ```swift
+    /// let session = login().share(replay: 1)
+    /// let late = session.sink { print($0) }   // gets the current session at once
+    /// ```
+    public func share(replay count: Int) -> Publishers.ShareReplay<Self> {
+        Publishers.ShareReplay(upstream: self, count: count)
+    }
+}
+
+extension Publishers {
+    /// The publisher returned by ``Publisher/share(replay:)``: one upstream subscription for many
+    /// subscribers, with the latest values replayed to new subscribers.
+    ///
+    /// A class, compared by identity: every subscriber of the same instance shares its connection.
+    public final class ShareReplay<Upstream: Publisher>: Publisher, Equatable, CustomStringConvertible,
+        @unchecked Sendable
+    {
+        /// The upstream's output.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure.
+        public typealias Failure = Upstream.Failure
+
+        /// The shared publisher.
+        public let upstream: Upstream
+        /// How many of the latest values are replayed (never negative).
+        public let count: Int
+        private let connections: ShareConnections<Upstream>
+
+        /// Shares `upstream`, replaying its latest `count` values; a negative `count` counts as 0.
+        public init(upstream: Upstream, count: Int) {
+            self.upstream = upstream
+            self.count = max(0, count)
+            connections = ShareConnections(upstream: upstream, replay: self.count)
+        }
+
+        /// Attaches `subscriber`; it receives the replayed values first, as its demand allows.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            connections.attach(subscriber)
+        }
+
+        /// Identity.
+        public static func == (lhs: ShareReplay, rhs: ShareReplay) -> Bool { lhs === rhs }
+
+        /// `ShareReplay`.
+        public var description: String { "ShareReplay" }
+    }
+}
+
+/// One subscriber's connection to a `share(replay:)`: the values it may not receive yet (newest
+/// `capacity`), its demand, and serialized delivery (as ``SubjectConduit``: the thread that finds it
+/// idle delivers, others only enqueue; no lock is held while calling downstream).
+final class ReplayConduit<Parent: ConduitParent, Downstream: Subscriber>: ConduitBase<
+    Parent.Output, Parent.Failure
+>, Subscription, CustomStringConvertible, @unchecked Sendable
+where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
+    typealias Output = Parent.Output
+    typealias Failure = Parent.Failure
+
+    private let lock = Lock()
+    // Guarded by `lock`. `downstream == nil` means completed or cancelled.
+    private var downstream: Downstream?
+    private var parent: Parent?
+    private var demand = Subscribers.Demand.none
+    /// True while one thread delivers; starts true for the subscription handshake.
+    private var isDelivering = true
+    /// Values already counted against demand, waiting for the current delivery to return.
+    private var queue: RingBuffer<Output>
+    /// Values without demand yet (newest `capacity`), delivered after `queue`.
+    private var backlog: RingBuffer<Output>
+    private var completion: Subscribers.Completion<Failure>?
+
+    init(
+        parent: Parent?, downstream: Downstream, capacity: Int, replaying buffer: RingBuffer<Output>,
+        completion: Subscribers.Completion<Failure>?
+    ) {
+        self.parent = parent
+        self.downstream = downstream
+        self.queue = RingBuffer(capacity: nil)
+        self.backlog = buffer
+        self.completion = completion
+    }
+
+    var description: String { "ShareReplay" }
+
+    /// Sends the subscription downstream, then delivers what its demand allows.
+    func start() {
+        lock.lock()
+        let downstream = self.downstream
+        lock.unlock()
+        downstream?.receive(subscription: self)
+        lock.lock()
+        drain()
+    }
+
+    override func offer(_ value: Output) {
+        lock.lock()
+        guard downstream != nil, completion == nil else { return lock.unlock() }
+        if demand > .none && backlog.isEmpty {
+            if demand != .unlimited { demand -= 1 }
+            queue.append(value)
+        } else {
+            backlog.append(value)
+        }
+        guard !isDelivering else { return lock.unlock() }
+        isDelivering = true
+        drain()
+    }
+
+    override func finish(_ completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard downstream != nil, self.completion == nil else { return lock.unlock() }
+        self.completion = completion
+        parent = nil
+        guard !isDelivering else { return lock.unlock() }
+        isDelivering = true
+        drain()
+    }
+
+    func request(_ more: Subscribers.Demand) {
+        guard more > .none else { return }
+        lock.lock()
+        guard downstream != nil else { return lock.unlock() }
+        demand += more
+        guard !isDelivering else { return lock.unlock() }
+        isDelivering = true
+        drain()
+    }
+
+    func cancel() {
+        lock.lock()
+        let released = (downstream, parent, queue, backlog)
+        downstream = nil
+        parent = nil
+        queue.removeAll()
+        backlog.removeAll()
+        lock.unlock()
+        released.1?.remove(self)
+    }
+
+    /// Lock held and `isDelivering == true` on entry; delivers queued values, then kept values while
+    /// demand lasts, then the completion once nothing is left. Returns with the lock released.
+    private func drain() {
+        while let downstream {
+            var next = queue.popFirst()
+            if next == nil, demand > .none, let kept = backlog.popFirst() {
+                if demand != .unlimited { demand -= 1 }
+                next = kept
+            }
+            if let value = next {
+                lock.unlock()
+                let more = downstream.receive(value)
+                lock.lock()
+                if more > .none, self.downstream != nil { demand += more }
+                continue
+            }
+            guard backlog.isEmpty, let completion else { break }
+            let released = (self.downstream, parent)
+            self.downstream = nil
+            parent = nil
+            isDelivering = false
+            lock.unlock()
+            _ = released
+            downstream.receive(completion: completion)
+            return
+        }
+        isDelivering = false
+        lock.unlock()
+    }
+}
+
+/// A first-in first-out buffer that keeps at most `capacity` elements, dropping the oldest when full
+/// (`nil` capacity: unbounded). Its storage grows to the largest size reached and is then reused, so
+/// steady appends and pops do not allocate.
+struct RingBuffer<Element> {
+    private var storage: [Element?] = []
+    private var head = 0
+    private(set) var count = 0
+    private let capacity: Int?
+
+    init(capacity: Int?) { self.capacity = capacity }
+
+    var isEmpty: Bool { count == 0 }
+
+    /// Appends `element`; when the buffer is full, the oldest element is dropped first. A zero
+    /// capacity keeps nothing.
+    mutating func append(_ element: Element) {
+        if let capacity {
+            guard capacity > 0 else { return }
+            if count == capacity {
+                storage[head] = element
+                head = (head + 1) % capacity
+                return
+            }
+        }
+        if count == storage.count {
+            grow()
+        }
+        storage[(head + count) % storage.count] = element
+        count += 1
+    }
+
+    /// Removes and returns the oldest element.
+    mutating func popFirst() -> Element? {
+        guard count > 0 else { return nil }
+        let element = storage[head]
+        storage[head] = nil
+        head = (head + 1) % storage.count
+        count -= 1
+        if count == 0 { head = 0 }
+        return element
+    }
+
+    /// Drops every element and the storage.
+    mutating func removeAll() {
+        storage = []
+        head = 0
+        count = 0
+    }
+
+    /// Doubles the storage (bounded by `capacity`), moving the elements to the front in order.
+    private mutating func grow() {
+        let newSize = min(max(storage.count * 2, 4), capacity ?? .max)
+        var resized = [Element?](repeating: nil, count: newSize)
+        for offset in 0..<count { resized[offset] = storage[(head + offset) % storage.count] }
+        storage = resized
+        head = 0
+    }
+}

@@ -1,0 +1,186 @@
+/// A publisher that eventually produces one result, shared by all its subscribers.
+///
+/// - Eager (as in Combine): the work starts when the future is created, not when someone subscribes;
+///   the closure passed to `init` runs at once, inside `init`.
+/// - The first call of the promise wins; later calls are ignored. The result is kept, so every
+///   subscriber, now or later, receives the same result.
+/// - Demand: a success is delivered to a subscriber once it has requested at least one value, followed
+///   at once by `.finished`; a failure is delivered without waiting for demand.
+/// - Threading: a subscriber receives the result on the thread that fulfils the promise, or, if the
+///   result is already known, on the thread that subscribes or requests.
+/// - Retrying: since the result is kept, `retry` gets the same failure again; to run the work once per
+///   subscription (and per retry), wrap it: `Deferred { Future { … } }`.
+///
+/// ```swift
+/// let answer = Future<Int, Never> { promise in promise(.success(42)) }
+/// let c = answer.sink { print($0) }   // 42
+/// ```
+public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendable {
+    /// The closure that fulfils a future. Call it once; later calls are ignored.
+    public typealias Promise = @Sendable (Result<Output, Failure>) -> Void
+
+    private let lock = Lock()
+    // Guarded by `lock`.
+    private var result: Result<Output, Failure>?
+    private var waiting: ContiguousArray<FutureSubscriptionBase<Output, Failure>> = []
+
+    /// Creates a future and runs `attemptToFulfill` at once, handing it the promise to call (now or
+    /// later, from any thread).
+    ///
+    /// ```swift
+    /// let f = Future<Data, LoadError> { promise in loader.load { promise($0) } }
+    /// ```
+    public init(_ attemptToFulfill: (@escaping Promise) -> Void) {
+        attemptToFulfill { [self] result in fulfil(result) }
+    }
+
+    /// Attaches `subscriber`; it gets the result (when known) once it has demand.
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        let subscription = FutureSubscription(future: self, downstream: subscriber)
+        lock.lock()
+        let known = result
+        if known == nil { waiting.append(subscription) }
+        lock.unlock()
+        subscription.start(result: known)
+    }
+
+    private func fulfil(_ result: Result<Output, Failure>) {
+        lock.lock()
+        guard self.result == nil else { return lock.unlock() }
+        self.result = result
+        let targets = waiting
+        waiting = []
+        lock.unlock()
+        for subscription in targets { subscription.resolve(result) }
+    }
+
+    fileprivate func remove(_ subscription: FutureSubscriptionBase<Output, Failure>) {
+        lock.lock()
+        if let index = waiting.firstIndex(where: { $0 === subscription }) { waiting.remove(at: index) }
+        lock.unlock()
+    }
+}
+
+extension Future where Failure == any Error {
+    /// Creates a future that runs `operation` in a new `Task` at once and publishes its value or the
+    /// error it throws.
+    ///
+    /// The task is not cancelled when subscribers cancel: the result is kept for later subscribers.
+    ///
+    /// ```swift
+    /// let profile = Future { try await client.profile() }
+    /// ```
+    public convenience init(operation: @escaping @Sendable () async throws -> Output) where Output: Sendable {
+        self.init { promise in
+            Task {
+                do {
+                    promise(.success(try await operation()))
+                } catch {
+                    promise(.failure(error))
+                }
+            }
+        }
+    }
+}
+
+extension Future where Failure == Never {
+    /// Creates a future that runs `operation` in a new `Task` at once and publishes its value.
+    ///
+    /// The task is not cancelled when subscribers cancel: the result is kept for later subscribers.
+    ///
+    /// ```swift
+    /// let total = Future { await cart.total() }
+    /// ```
+    public convenience init(operation: @escaping @Sendable () async -> Output) where Output: Sendable {
+        self.init { promise in
+            Task { promise(.success(await operation())) }
+        }
+    }
+}
+
+/// A future's subscription, erased over the downstream type so the future can keep a list of them.
+class FutureSubscriptionBase<Output, Failure: Error>: @unchecked Sendable {
+    func resolve(_ result: Result<Output, Failure>) { preconditionFailure("abstract") }
+}
+
+/// Delivers a future's result to one subscriber once it is known, the handshake is over, and (for a
+/// success) the subscriber has demand.
+private final class FutureSubscription<Downstream: Subscriber>: FutureSubscriptionBase<
+    Downstream.Input, Downstream.Failure
+>, Subscription, CustomStringConvertible, @unchecked Sendable
+{
+    typealias Output = Downstream.Input
+    typealias Failure = Downstream.Failure
+
+    private let lock = Lock()
+    // Guarded by `lock`. `downstream == nil` means delivered or cancelled.
+    private var future: Future<Output, Failure>?
+    private var downstream: Downstream?
+    private var result: Result<Output, Failure>?
+    private var hasDemand = false
+    private var isSubscribed = false
+
+    init(future: Future<Output, Failure>, downstream: Downstream) {
+        self.future = future
+        self.downstream = downstream
+    }
+
+    var description: String { "Future" }
+
+    /// Sends the subscription, then the result if it is already known and deliverable.
+    func start(result known: Result<Output, Failure>?) {
+        lock.lock()
+        let downstream = self.downstream
+        lock.unlock()
+        downstream?.receive(subscription: self)
+        lock.lock()
+        isSubscribed = true
+        if let known { result = known }
+        deliverIfReady()
+    }
+
+    override func resolve(_ result: Result<Output, Failure>) {
+        lock.lock()
+        future = nil
+        guard downstream != nil else { return lock.unlock() }
+        self.result = result
+        deliverIfReady()
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        guard demand > .none else { return }
+        lock.lock()
+        guard downstream != nil else { return lock.unlock() }
+        hasDemand = true
+        deliverIfReady()
+    }
+
+    func cancel() {
+        lock.lock()
+        let released = (downstream, future)
+        downstream = nil
+        future = nil
+        result = nil
+        lock.unlock()
+        released.1?.remove(self)
+    }
+
+    /// Lock held on entry, released on return; delivers at most once.
+    private func deliverIfReady() {
+        guard isSubscribed, let downstream, let result else { return lock.unlock() }
+        if case .success = result, !hasDemand { return lock.unlock() }
+        self.downstream = nil
+        self.result = nil
+        let future = self.future
+        self.future = nil
+        lock.unlock()
+        _ = future
+        switch result {
+        case .success(let value):
+            _ = downstream.receive(value)
+            downstream.receive(completion: .finished)
+        case .failure(let error):
+            downstream.receive(completion: .failure(error))
+        }
+    }
+}
