@@ -44,15 +44,13 @@ extension RecordedEvent: Equatable where Output: Equatable {
 
 /// Compares two errors: with `==` when their type is `Equatable`, else by type and description.
 public func errorsMatch(_ lhs: any Error, _ rhs: any Error) -> Bool {
-    if let equatable = lhs as? any Equatable, let result = equatable.isEqual(toAny: rhs) {
-        return result
-    }
+    if let equatable = lhs as? any Equatable { return equatable.isEqual(toAny: rhs) }
     return type(of: lhs) == type(of: rhs) && String(describing: lhs) == String(describing: rhs)
 }
 
 extension Equatable {
-    fileprivate func isEqual(toAny other: Any) -> Bool? {
-        guard let other = other as? Self else { return type(of: other) == Self.self ? false : false }
+    fileprivate func isEqual(toAny other: Any) -> Bool {
+        guard let other = other as? Self else { return false }
         return self == other
     }
 }

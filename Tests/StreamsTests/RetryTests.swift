@@ -37,7 +37,6 @@ private final class RetryProbe: Publisher {
     func finish() { subscribers.last?.receive(completion: .finished) }
 }
 
-private final class Token {}
 
 @Suite struct RetryTests {
     // MARK: retry(_:)

@@ -132,7 +132,8 @@ final class ShareConnection<Output, Failure: Error>: ConduitParent, Subscriber, 
                 subscriber.receive(completion: completion)
                 return .attached(isFirst: false)
             }
-            let conduit = SubjectConduit(parent: self, downstream: subscriber, keepsLatest: false, initial: nil)
+            let conduit = SubjectConduit(
+                parent: self, downstream: subscriber, keepsLatest: false, initial: nil, description: "Share")
             conduits.append(conduit)
             let isFirst = !hasStarted
             hasStarted = true

@@ -28,9 +28,7 @@ extension DispatchQueue: Scheduler {
         -> any Cancellable
     {
         let item = DispatchWorkItem(block: action)
-        let components = deadline.offset.components
-        let nanoseconds = max(0, components.seconds) * 1_000_000_000 + max(0, components.attoseconds / 1_000_000_000)
-        asyncAfter(deadline: DispatchTime(uptimeNanoseconds: UInt64(nanoseconds)), execute: item)
+        asyncAfter(deadline: DispatchTime(uptimeNanoseconds: deadline.uptimeNanoseconds), execute: item)
         return DispatchWorkItemCancellable(item: item)
     }
 }
@@ -38,4 +36,16 @@ extension DispatchQueue: Scheduler {
 struct DispatchWorkItemCancellable: Cancellable, @unchecked Sendable {
     let item: DispatchWorkItem
     func cancel() { item.cancel() }
+}
+
+extension SchedulerInstant {
+    /// The offset in whole nanoseconds, clamped to `0...UInt64.max` (a deadline centuries away saturates).
+    var uptimeNanoseconds: UInt64 {
+        let components = offset.components
+        guard components.seconds >= 0 else { return 0 }
+        let (whole, overflow) = UInt64(components.seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        if overflow { return .max }
+        let (sum, carry) = whole.addingReportingOverflow(UInt64(max(0, components.attoseconds / 1_000_000_000)))
+        return carry ? .max : sum
+    }
 }

@@ -60,17 +60,18 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
     var latest: Output?
     @usableFromInline
     let keepsLatest: Bool
+    /// The name of the publisher this subscription belongs to, e.g. "PassthroughSubject" or "Share".
+    @usableFromInline
+    let description: String
 
     @inlinable
-    init(parent: Parent, downstream: Downstream, keepsLatest: Bool, initial: Output?) {
+    init(parent: Parent, downstream: Downstream, keepsLatest: Bool, initial: Output?, description: String) {
         self.parent = parent
         self.downstream = downstream
         self.keepsLatest = keepsLatest
         self.latest = initial
+        self.description = description
     }
-
-    @usableFromInline
-    var description: String { keepsLatest ? "CurrentValueSubject" : "PassthroughSubject" }
 
     /// Sends the subscription downstream, then delivers whatever arrived meanwhile.
     @inlinable

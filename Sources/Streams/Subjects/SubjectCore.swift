@@ -40,7 +40,8 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     where Downstream.Input == Output, Downstream.Failure == Failure {
         lock.lock()
         let conduit = SubjectConduit(
-            parent: self, downstream: downstream, keepsLatest: current != nil, initial: dispatched)
+            parent: self, downstream: downstream, keepsLatest: current != nil, initial: dispatched,
+            description: current != nil ? "CurrentValueSubject" : "PassthroughSubject")
         if let completion {
             lock.unlock()
             downstream.receive(subscription: Subscriptions.empty)
