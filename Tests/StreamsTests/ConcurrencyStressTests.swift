@@ -101,4 +101,44 @@ import Testing
         }
         #expect(recorder.values.count <= (Self.threads / 2) * 200)
     }
+
+    @Test func shareServesSubscribersThatComeAndGoWhileTheUpstreamSends() {
+        let subject = PassthroughSubject<Int, Never>()
+        let shared = subject.share()
+        let steady = UnsynchronizedCounter()
+        let c = shared.sink { _ in steady.count += 1 }
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+            if thread.isMultiple(of: 2) {
+                for i in 0..<Self.perThread { subject.send(i) }
+            } else {
+                for _ in 0..<Self.perThread / 10 {
+                    let transient = UnsynchronizedCounter()
+                    shared.sink { _ in transient.count += 1 }.cancel()
+                }
+            }
+        }
+        #expect(steady.count == (Self.threads / 2) * Self.perThread)
+        c.cancel()
+    }
+
+    @Test func shareReconnectsSafelyWhenEverySubscriberLeavesConcurrently() {
+        let subscriptions = Locked(0)
+        let latest = Locked<PassthroughSubject<Int, Never>?>(nil)
+        let shared = Deferred { () -> PassthroughSubject<Int, Never> in
+            let subject = PassthroughSubject<Int, Never>()
+            subscriptions.withLock { $0 += 1 }
+            latest.withLock { $0 = subject }
+            return subject
+        }.share()
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { _ in
+            for _ in 0..<200 { shared.sink { _ in }.cancel() }
+        }
+        // Every connection was retired by its last subscriber: a new subscriber makes a fresh one.
+        let before = subscriptions.withLock { $0 }
+        let recorder = shared.record()
+        #expect(subscriptions.withLock { $0 } == before + 1)
+        latest.withLock { $0 }?.send(42)
+        #expect(recorder.values == [42])
+        recorder.cancel()
+    }
 }
