@@ -48,7 +48,8 @@ extension Publishers {
 /// Feeds the original upstream into the handoff; on failure, subscribes to the handler's publisher.
 private struct CatchFirstLeg<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber,
     CustomStringConvertible
-where Downstream.Input == Upstream.Output, Downstream.Failure == NewPublisher.Failure,
+where
+    Downstream.Input == Upstream.Output, Downstream.Failure == NewPublisher.Failure,
     NewPublisher.Output == Upstream.Output
 {
     typealias Input = Upstream.Output

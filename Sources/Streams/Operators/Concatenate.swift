@@ -7,8 +7,7 @@ extension Publisher {
     /// ```swift
     /// let c = [3, 4].publisher.prepend(1, 2).sink { print($0) }   // 1 2 3 4
     /// ```
-    public func prepend(_ elements: Output...) -> Publishers.Concatenate<Publishers.Sequence<[Output], Failure>, Self>
-    {
+    public func prepend(_ elements: Output...) -> Publishers.Concatenate<Publishers.Sequence<[Output], Failure>, Self> {
         prepend(Publishers.Sequence(sequence: elements))
     }
 
@@ -40,8 +39,7 @@ extension Publisher {
     /// ```swift
     /// let c = [1, 2].publisher.append(3, 4).sink { print($0) }   // 1 2 3 4
     /// ```
-    public func append(_ elements: Output...) -> Publishers.Concatenate<Self, Publishers.Sequence<[Output], Failure>>
-    {
+    public func append(_ elements: Output...) -> Publishers.Concatenate<Self, Publishers.Sequence<[Output], Failure>> {
         append(Publishers.Sequence(sequence: elements))
     }
 
