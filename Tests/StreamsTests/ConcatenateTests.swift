@@ -1,3 +1,4 @@
+import Dispatch
 import Streams
 import StreamsTesting
 import Testing
@@ -93,5 +94,12 @@ import Testing
         let suffix = SimpleProbe<Int, Never>()
         _ = suffix.prepend(Empty()).record(demand: .max(2))
         #expect(suffix.requests == [.max(2)])
+    }
+
+    @Test func concurrentRequestsAreCountedExactlyAcrossTheBoundary() {
+        let recorder = (1...500).publisher.append(501...1000).record(demand: .none)
+        DispatchQueue.concurrentPerform(iterations: 1000) { _ in recorder.request(.max(1)) }
+        #expect(recorder.values == Array(1...1000))
+        #expect(recorder.isFinished)
     }
 }
