@@ -1,0 +1,74 @@
+extension Publisher {
+    /// Replaces a failure with another publisher: when upstream fails, subscribes to `handler(error)`
+    /// and continues with its events.
+    ///
+    /// - Subscription: the downstream sees one subscription throughout; values already delivered stay
+    ///   delivered. Demand requested and not yet delivered when upstream fails is requested from the new
+    ///   publisher. `cancel()` cancels whichever publisher is current. A `.finished` from upstream is
+    ///   forwarded as is.
+    /// - Threading: `handler` runs on the thread of the failure, never under a lock.
+    ///
+    /// ```swift
+    /// let p = remote.fetch().catch { _ in local.fetch() }
+    /// ```
+    public func `catch`<P: Publisher>(_ handler: @escaping (Failure) -> P) -> Publishers.Catch<Self, P>
+    where P.Output == Output {
+        Publishers.Catch(upstream: self, handler: handler)
+    }
+}
+
+extension Publishers {
+    /// The publisher returned by ``Publisher/catch(_:)``.
+    public struct Catch<Upstream: Publisher, NewPublisher: Publisher>: Publisher
+    where Upstream.Output == NewPublisher.Output {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+        /// The replacement publisher's failure type.
+        public typealias Failure = NewPublisher.Failure
+
+        /// The publisher whose failure is caught.
+        public let upstream: Upstream
+        /// Makes the publisher to continue with.
+        public let handler: (Upstream.Failure) -> NewPublisher
+
+        /// Creates the operator.
+        public init(upstream: Upstream, handler: @escaping (Upstream.Failure) -> NewPublisher) {
+            self.upstream = upstream
+            self.handler = handler
+        }
+
+        /// Attaches `subscriber`.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let handoff = UpstreamHandoff(downstream: subscriber, next: handler, name: "Catch")
+            upstream.subscribe(CatchFirstLeg<Upstream, NewPublisher, S>(handoff: handoff))
+        }
+    }
+}
+
+/// Feeds the original upstream into the handoff; on failure, subscribes to the handler's publisher.
+private struct CatchFirstLeg<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber,
+    CustomStringConvertible
+where
+    Downstream.Input == Upstream.Output, Downstream.Failure == NewPublisher.Failure,
+    NewPublisher.Output == Upstream.Output
+{
+    typealias Input = Upstream.Output
+    typealias Failure = Upstream.Failure
+    typealias Handler = (Upstream.Failure) -> NewPublisher
+
+    let handoff: UpstreamHandoff<Downstream, Handler>
+
+    var description: String { handoff.description }
+
+    func receive(subscription: any Subscription) { handoff.attach(subscription, from: .first) }
+    func receive(_ input: Input) -> Subscribers.Demand { handoff.receive(input, from: .first) }
+    func receive(completion: Subscribers.Completion<Failure>) {
+        switch completion {
+        case .finished:
+            handoff.complete(.finished, from: .first)
+        case .failure(let error):
+            guard let handler = handoff.handOff() else { return }
+            handler(error).subscribe(HandoffSecondLeg(handoff: handoff))
+        }
+    }
+}

@@ -1,0 +1,151 @@
+extension Publisher {
+    /// Collects every value and publishes them as one array when upstream finishes.
+    ///
+    /// - Demand: requests `.unlimited` from upstream; the array is published once the downstream has
+    ///   requested at least one value (held until then), followed at once by `.finished`. An empty
+    ///   upstream publishes `[]`.
+    /// - Failure: forwarded at once; the collected values are dropped.
+    /// - Memory: unbounded; use ``collect(_:)`` for a bounded buffer.
+    ///
+    /// ```swift
+    /// let c = (1...3).publisher.collect().sink { print($0) }   // [1, 2, 3]
+    /// ```
+    public func collect() -> Publishers.Collect<Self> {
+        Publishers.Collect(upstream: self)
+    }
+
+    /// Collects values into arrays of `count` and publishes each full array; on finish, a partial
+    /// last array (if any) is published before `.finished`.
+    ///
+    /// - Demand: counted in arrays: a downstream demand of `n` requests `n * count` values upstream.
+    /// - Failure: forwarded at once; a partial buffer is dropped.
+    /// - Precondition: `count > 0`.
+    ///
+    /// ```swift
+    /// let c = (1...5).publisher.collect(2).sink { print($0) }   // [1, 2] [3, 4] [5]
+    /// ```
+    public func collect(_ count: Int) -> Publishers.CollectByCount<Self> {
+        precondition(count > 0, "collect(_:): count must be positive")
+        return Publishers.CollectByCount(upstream: self, count: count)
+    }
+}
+
+extension Publishers {
+    /// The publisher returned by ``Publisher/collect()``.
+    public struct Collect<Upstream: Publisher>: Publisher {
+        /// An array of every upstream value.
+        public typealias Output = [Upstream.Output]
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are collected.
+        public let upstream: Upstream
+
+        /// Creates the operator.
+        public init(upstream: Upstream) { self.upstream = upstream }
+
+        /// Attaches `subscriber`.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let inner = ReduceInner<Upstream.Output, S>(
+                downstream: subscriber, initial: [], name: "Collect", accumulate: { $0.append($1) })
+            upstream.subscribe(inner)
+        }
+    }
+
+    /// The publisher returned by ``Publisher/collect(_:)``.
+    public struct CollectByCount<Upstream: Publisher>: Publisher {
+        /// An array of up to `count` upstream values.
+        public typealias Output = [Upstream.Output]
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are collected.
+        public let upstream: Upstream
+        /// The size of each full array.
+        public let count: Int
+
+        /// Creates the operator. `count` must be positive.
+        public init(upstream: Upstream, count: Int) {
+            precondition(count > 0, "collect(_:): count must be positive")
+            self.upstream = upstream
+            self.count = count
+        }
+
+        /// Attaches `subscriber`.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(CollectByCountInner(downstream: subscriber, count: count))
+        }
+    }
+}
+
+private final class CollectByCountInner<Element, Downstream: Subscriber>: Subscriber, Subscription,
+    CustomStringConvertible, @unchecked Sendable
+where Downstream.Input == [Element] {
+    typealias Input = Element
+    typealias Failure = Downstream.Failure
+
+    private let link = UpstreamLink()
+    private let lock = Lock()
+    private let count: Int
+    private var downstream: Downstream?
+    private var buffer: [Element] = []
+
+    init(downstream: Downstream, count: Int) {
+        self.downstream = downstream
+        self.count = count
+    }
+
+    var description: String { "CollectByCount" }
+
+    func receive(subscription: any Subscription) {
+        guard link.attach(subscription) else { return }
+        lock.lock()
+        let downstream = self.downstream
+        lock.unlock()
+        downstream?.receive(subscription: self)
+    }
+
+    func receive(_ input: Element) -> Subscribers.Demand {
+        lock.lock()
+        guard let downstream else {
+            lock.unlock()
+            return .none
+        }
+        if buffer.isEmpty { buffer.reserveCapacity(count) }
+        buffer.append(input)
+        guard buffer.count >= count else {
+            lock.unlock()
+            return .none
+        }
+        let group = buffer
+        buffer = []
+        lock.unlock()
+        return downstream.receive(group) * count
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        guard link.finish() else { return }
+        lock.lock()
+        let downstream = self.downstream
+        let group = buffer
+        self.downstream = nil
+        buffer = []
+        lock.unlock()
+        guard let downstream else { return }
+        // Upstream sends at most `count` values per requested group, so a partial group was requested.
+        if case .finished = completion, !group.isEmpty { _ = downstream.receive(group) }
+        downstream.receive(completion: completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) { link.request(demand * count) }
+
+    func cancel() {
+        link.cancel()
+        lock.lock()
+        let released = (downstream, buffer)
+        downstream = nil
+        buffer = []
+        lock.unlock()
+        _ = released
+    }
+}

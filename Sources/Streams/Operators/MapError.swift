@@ -1,0 +1,104 @@
+extension Publisher {
+    /// Transforms the failure with `transform`; values and `.finished` pass through unchanged.
+    ///
+    /// - Demand and timing: untouched; the subscription is the upstream's own.
+    ///
+    /// ```swift
+    /// let p = fetch().mapError { AppError.network($0) }
+    /// ```
+    public func mapError<E: Error>(_ transform: @escaping (Failure) -> E) -> Publishers.MapError<Self, E> {
+        Publishers.MapError(upstream: self, transform: transform)
+    }
+}
+
+extension Publisher where Failure == Never {
+    /// Re-types a publisher that cannot fail so it can be combined with ones that can.
+    ///
+    /// Nothing changes at run time: it never fails.
+    ///
+    /// ```swift
+    /// let p = Just(1).setFailureType(to: MyError.self)   // AnyPublisher<Int, MyError>-compatible
+    /// ```
+    public func setFailureType<E: Error>(to failureType: E.Type) -> Publishers.SetFailureType<Self, E> {
+        Publishers.SetFailureType(upstream: self)
+    }
+}
+
+extension Publishers {
+    /// The publisher returned by ``Publisher/mapError(_:)``.
+    public struct MapError<Upstream: Publisher, Failure: Error>: Publisher {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+
+        /// The publisher whose failure is transformed.
+        public let upstream: Upstream
+        /// The failure transformation.
+        public let transform: (Upstream.Failure) -> Failure
+
+        /// Creates the operator.
+        public init(upstream: Upstream, transform: @escaping (Upstream.Failure) -> Failure) {
+            self.upstream = upstream
+            self.transform = transform
+        }
+
+        /// Attaches `subscriber` through the failure transformation.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(MapErrorInner<Upstream, S>(downstream: subscriber, transform: transform))
+        }
+    }
+
+    /// The publisher returned by ``Publisher/setFailureType(to:)``.
+    public struct SetFailureType<Upstream: Publisher, Failure: Error>: Publisher where Upstream.Failure == Never {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+
+        /// The publisher re-typed.
+        public let upstream: Upstream
+
+        /// Creates the operator.
+        public init(upstream: Upstream) { self.upstream = upstream }
+
+        /// Attaches `subscriber`; it can only ever receive `.finished`.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(SetFailureTypeInner<Upstream, S>(downstream: subscriber))
+        }
+
+        /// Re-types again, to another failure type.
+        public func setFailureType<E: Error>(to failureType: E.Type) -> Publishers.SetFailureType<Upstream, E> {
+            Publishers.SetFailureType(upstream: upstream)
+        }
+    }
+}
+
+/// Forwards everything, transforming the failure. Stateless: the upstream's subscription is passed on.
+private struct MapErrorInner<Upstream: Publisher, Downstream: Subscriber>: Subscriber, CustomStringConvertible
+where Downstream.Input == Upstream.Output {
+    typealias Input = Upstream.Output
+    typealias Failure = Upstream.Failure
+
+    let downstream: Downstream
+    let transform: (Upstream.Failure) -> Downstream.Failure
+
+    var description: String { "MapError" }
+
+    func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
+    func receive(_ input: Input) -> Subscribers.Demand { downstream.receive(input) }
+    func receive(completion: Subscribers.Completion<Failure>) {
+        downstream.receive(completion: completion.mapError(transform))
+    }
+}
+
+/// Forwards everything; a `Never`-failing upstream can only finish. Stateless.
+private struct SetFailureTypeInner<Upstream: Publisher, Downstream: Subscriber>: Subscriber, CustomStringConvertible
+where Downstream.Input == Upstream.Output, Upstream.Failure == Never {
+    typealias Input = Upstream.Output
+    typealias Failure = Never
+
+    let downstream: Downstream
+
+    var description: String { "SetFailureType" }
+
+    func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
+    func receive(_ input: Input) -> Subscribers.Demand { downstream.receive(input) }
+    func receive(completion: Subscribers.Completion<Never>) { downstream.receive(completion: .finished) }
+}

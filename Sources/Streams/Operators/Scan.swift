@@ -1,0 +1,264 @@
+extension Publisher {
+    /// Publishes each intermediate result of folding the values with `nextPartialResult`.
+    ///
+    /// - Demand: one result out per value in; demand passes straight through.
+    /// - Threading: `nextPartialResult` runs on the upstream's thread, never under a lock.
+    ///
+    /// ```swift
+    /// let c = [1, 2, 3].publisher.scan(0, +).sink { print($0) }   // 1 3 6
+    /// ```
+    public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T)
+        -> Publishers.Scan<Self, T>
+    {
+        Publishers.Scan(upstream: self, initialResult: initialResult, nextPartialResult: nextPartialResult)
+    }
+
+    /// Folds every value with `nextPartialResult` and publishes the final result when upstream finishes.
+    ///
+    /// - Demand: requests `.unlimited` from upstream. The result is published only once the downstream
+    ///   has requested at least one value: if upstream finishes first, the result is held until then,
+    ///   and `.finished` follows it at once. An empty upstream publishes `initialResult`.
+    /// - Failure: forwarded at once; the partial result is dropped.
+    ///
+    /// ```swift
+    /// let c = [1, 2, 3].publisher.reduce(0, +).sink { print($0) }   // 6
+    /// ```
+    public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T)
+        -> Publishers.Reduce<Self, T>
+    {
+        Publishers.Reduce(upstream: self, initial: initialResult, nextPartialResult: nextPartialResult)
+    }
+}
+
+extension Publishers {
+    /// The publisher returned by ``Publisher/scan(_:_:)``.
+    public struct Scan<Upstream: Publisher, Output>: Publisher {
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are folded.
+        public let upstream: Upstream
+        /// The value the fold starts from.
+        public let initialResult: Output
+        /// Combines the previous result with a new value.
+        public let nextPartialResult: (Output, Upstream.Output) -> Output
+
+        /// Creates the operator.
+        public init(
+            upstream: Upstream, initialResult: Output,
+            nextPartialResult: @escaping (Output, Upstream.Output) -> Output
+        ) {
+            self.upstream = upstream
+            self.initialResult = initialResult
+            self.nextPartialResult = nextPartialResult
+        }
+
+        /// Attaches `subscriber`.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(
+                ScanInner<Upstream.Output, S>(
+                    downstream: subscriber, initial: initialResult, nextPartialResult: nextPartialResult))
+        }
+    }
+
+    /// The publisher returned by ``Publisher/reduce(_:_:)``.
+    public struct Reduce<Upstream: Publisher, Output>: Publisher {
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are folded.
+        public let upstream: Upstream
+        /// The value the fold starts from.
+        public let initial: Output
+        /// Combines the accumulated result with a new value.
+        public let nextPartialResult: (Output, Upstream.Output) -> Output
+
+        /// Creates the operator.
+        public init(
+            upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output
+        ) {
+            self.upstream = upstream
+            self.initial = initial
+            self.nextPartialResult = nextPartialResult
+        }
+
+        /// Attaches `subscriber`.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let next = nextPartialResult
+            let inner = ReduceInner<Upstream.Output, S>(
+                downstream: subscriber, initial: initial, name: "Reduce",
+                accumulate: { result, value in result = next(result, value) })
+            upstream.subscribe(inner)
+        }
+    }
+}
+
+private final class ScanInner<Input, Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    @unchecked Sendable
+{
+    typealias Failure = Downstream.Failure
+    typealias Output = Downstream.Input
+
+    private let link = UpstreamLink()
+    private let lock = Lock()
+    private var downstream: Downstream?
+    private var nextPartialResult: ((Output, Input) -> Output)?
+    private var result: Output?
+
+    init(downstream: Downstream, initial: Output, nextPartialResult: @escaping (Output, Input) -> Output) {
+        self.downstream = downstream
+        self.result = initial
+        self.nextPartialResult = nextPartialResult
+    }
+
+    var description: String { "Scan" }
+
+    func receive(subscription: any Subscription) {
+        guard link.attach(subscription) else { return }
+        lock.lock()
+        let downstream = self.downstream
+        lock.unlock()
+        downstream?.receive(subscription: self)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        lock.lock()
+        guard let downstream, let nextPartialResult, let previous = result else {
+            lock.unlock()
+            return .none
+        }
+        lock.unlock()
+        let next = nextPartialResult(previous, input)
+        lock.lock()
+        guard self.downstream != nil else {
+            lock.unlock()
+            return .none
+        }
+        result = next
+        lock.unlock()
+        return downstream.receive(next)
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        guard link.finish() else { return }
+        release()?.receive(completion: completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) { link.request(demand) }
+
+    func cancel() {
+        link.cancel()
+        _ = release()
+    }
+
+    private func release() -> Downstream? {
+        lock.lock()
+        let released = (downstream, nextPartialResult, result)
+        downstream = nil
+        nextPartialResult = nil
+        result = nil
+        lock.unlock()
+        return released.0
+    }
+}
+
+/// Folds every upstream value into one result and publishes it after upstream finishes, once the
+/// downstream has demand: backs `reduce` and `collect()`.
+final class ReduceInner<Input, Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    @unchecked Sendable
+{
+    typealias Failure = Downstream.Failure
+    typealias Output = Downstream.Input
+
+    private let link = UpstreamLink()
+    private let lock = Lock()
+    private var downstream: Downstream?
+    private var accumulate: ((inout Output, Input) -> Void)?
+    /// The result so far; taken out while `accumulate` runs so it is uniquely referenced (an array
+    /// grows in place).
+    private var result: Output?
+    private var hasDemand = false
+    /// Upstream finished; the result waits for demand.
+    private var isHolding = false
+    let description: String
+
+    init(downstream: Downstream, initial: Output, name: String, accumulate: @escaping (inout Output, Input) -> Void) {
+        self.downstream = downstream
+        self.result = initial
+        self.accumulate = accumulate
+        self.description = name
+    }
+
+    func receive(subscription: any Subscription) {
+        guard link.attach(subscription) else { return }
+        lock.lock()
+        let downstream = self.downstream
+        lock.unlock()
+        downstream?.receive(subscription: self)
+        link.request(.unlimited)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        lock.lock()
+        guard downstream != nil, let accumulate, var partial = result.take() else {
+            lock.unlock()
+            return .none
+        }
+        lock.unlock()
+        accumulate(&partial, input)
+        lock.lock()
+        if downstream != nil { result = partial }
+        lock.unlock()
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        guard link.finish() else { return }
+        switch completion {
+        case .failure:
+            release()?.downstream.receive(completion: completion)
+        case .finished:
+            lock.lock()
+            guard downstream != nil else { return lock.unlock() }
+            guard hasDemand else {
+                isHolding = true
+                return lock.unlock()
+            }
+            lock.unlock()
+            deliver()
+        }
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        guard demand > .none else { return }
+        lock.lock()
+        guard downstream != nil else { return lock.unlock() }
+        hasDemand = true
+        let ready = isHolding
+        lock.unlock()
+        if ready { deliver() }
+    }
+
+    func cancel() {
+        link.cancel()
+        _ = release()
+    }
+
+    private func deliver() {
+        guard let (downstream, result) = release() else { return }
+        if let result { _ = downstream.receive(result) }
+        downstream.receive(completion: .finished)
+    }
+
+    private func release() -> (downstream: Downstream, result: Output?)? {
+        lock.lock()
+        let released = (downstream, result, accumulate)
+        downstream = nil
+        result = nil
+        accumulate = nil
+        isHolding = false
+        lock.unlock()
+        guard let downstream = released.0 else { return nil }
+        return (downstream, released.1)
+    }
+}

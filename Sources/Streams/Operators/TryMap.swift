@@ -1,0 +1,107 @@
+extension Publisher {
+    /// Transforms each value with a throwing closure; a thrown error fails the stream.
+    ///
+    /// - Demand: one value out per value in; demand passes straight through.
+    /// - Failure: the failure type becomes `any Error`. When `transform` throws, the upstream is
+    ///   cancelled and the downstream receives `.failure(error)` once; nothing follows. An upstream
+    ///   failure is forwarded as is.
+    /// - Threading: synchronous, on the upstream's thread.
+    ///
+    /// ```swift
+    /// let c = ["1", "x"].publisher.tryMap { try parse($0) }.sink(receiveCompletion: { print($0) }) { print($0) }
+    /// ```
+    public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Self, T> {
+        Publishers.TryMap(upstream: self, transform: transform)
+    }
+}
+
+extension Publishers {
+    /// The publisher returned by ``Publisher/tryMap(_:)``.
+    public struct TryMap<Upstream: Publisher, Output>: Publisher {
+        /// Any error: the upstream's or one thrown by `transform`.
+        public typealias Failure = any Error
+
+        /// The publisher whose values are transformed.
+        public let upstream: Upstream
+        /// The throwing transformation.
+        public let transform: (Upstream.Output) throws -> Output
+
+        /// Creates the operator.
+        public init(upstream: Upstream, transform: @escaping (Upstream.Output) throws -> Output) {
+            self.upstream = upstream
+            self.transform = transform
+        }
+
+        /// Attaches `subscriber` through the transformation.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(TryMapInner<Upstream, S>(downstream: subscriber, transform: transform))
+        }
+    }
+}
+
+private final class TryMapInner<Upstream: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
+    CustomStringConvertible, @unchecked Sendable
+where Downstream.Failure == any Error {
+    typealias Input = Upstream.Output
+    typealias Failure = Upstream.Failure
+
+    private let link = UpstreamLink()
+    private let lock = Lock()
+    private var downstream: Downstream?
+    private var transform: ((Input) throws -> Downstream.Input)?
+
+    init(downstream: Downstream, transform: @escaping (Input) throws -> Downstream.Input) {
+        self.downstream = downstream
+        self.transform = transform
+    }
+
+    var description: String { "TryMap" }
+
+    func receive(subscription: any Subscription) {
+        guard link.attach(subscription) else { return }
+        lock.lock()
+        let downstream = self.downstream
+        lock.unlock()
+        downstream?.receive(subscription: self)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        lock.lock()
+        guard let downstream, let transform else {
+            lock.unlock()
+            return .none
+        }
+        lock.unlock()
+        let output: Downstream.Input
+        do {
+            output = try transform(input)
+        } catch {
+            guard link.finishAndCancel() else { return .none }
+            release()?.receive(completion: .failure(error))
+            return .none
+        }
+        return downstream.receive(output)
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        guard link.finish() else { return }
+        release()?.receive(completion: completion.mapError { $0 as any Error })
+    }
+
+    func request(_ demand: Subscribers.Demand) { link.request(demand) }
+
+    func cancel() {
+        link.cancel()
+        _ = release()
+    }
+
+    /// Takes the downstream out and drops the closure; returns `nil` if already released.
+    private func release() -> Downstream? {
+        lock.lock()
+        let released = (downstream, transform)
+        downstream = nil
+        transform = nil
+        lock.unlock()
+        return released.0
+    }
+}

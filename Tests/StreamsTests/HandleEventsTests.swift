@@ -1,0 +1,97 @@
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite struct HandleEventsTests {
+    @Test func closuresSeeEveryEventInOrder() {
+        var log: [String] = []
+        let recorder = [1, 2].publisher.handleEvents(
+            receiveSubscription: { _ in log.append("subscription") },
+            receiveOutput: { log.append("output \($0)") },
+            receiveCompletion: { log.append("completion \($0)") },
+            receiveCancel: { log.append("cancel") },
+            receiveRequest: { log.append("request \($0)") }
+        ).record(demand: .max(1))
+        recorder.request(.max(5))
+        #expect(
+            log == [
+                "subscription", "request max(1)", "output 1", "request max(5)", "output 2", "completion finished",
+            ])
+        #expect(recorder.values == [1, 2])
+        #expect(recorder.isFinished)
+    }
+
+    @Test func closuresRunBeforeTheEventIsPassedOn() {
+        let subject = PassthroughSubject<Int, Never>()
+        var recorder: TestRecorder<Int, Never>?
+        var countsSeen: [Int] = []
+        recorder = subject.handleEvents(
+            receiveOutput: { _ in countsSeen.append(recorder?.values.count ?? -1) },
+            receiveCompletion: { _ in countsSeen.append(recorder?.events.count ?? -1) }
+        ).record()
+        subject.send(1)
+        subject.send(2)
+        subject.send(completion: .finished)
+        #expect(countsSeen == [0, 1, 2])
+    }
+
+    @Test func receiveCancelRunsOnceAndNotAfterCompletion() {
+        var cancels = 0
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = subject.handleEvents(receiveCancel: { cancels += 1 }).record()
+        let subscription = recorder.subscription
+        subscription?.cancel()
+        subscription?.cancel()
+        #expect(cancels == 1)
+
+        var laterCancels = 0
+        let finished = Just(1).handleEvents(receiveCancel: { laterCancels += 1 }).record()
+        finished.subscription?.cancel()
+        #expect(laterCancels == 0)
+    }
+
+    @Test func nothingArrivesOrRunsAfterCancel() {
+        let probe = SimpleProbe<Int, Never>()
+        var outputs = 0
+        var requests = 0
+        let recorder = probe.handleEvents(receiveOutput: { _ in outputs += 1 }, receiveRequest: { _ in requests += 1 })
+            .record()
+        let subscription = recorder.subscription
+        subscription?.cancel()
+        subscription?.request(.max(1))
+        probe.send(1)
+        probe.send(completion: .finished)
+        #expect(outputs == 0)
+        #expect(requests == 1)
+        #expect(recorder.events.isEmpty)
+        #expect(probe.cancelCount == 1)
+    }
+
+    @Test func cancelReleasesTheClosures() {
+        let probe = SimpleProbe<Int, Never>()
+        weak var weakToken: LifetimeToken?
+        let recorder: TestRecorder<Int, Never>
+        do {
+            let token = LifetimeToken()
+            weakToken = token
+            recorder = probe.handleEvents(receiveOutput: { _ in withExtendedLifetime(token) {} }).record()
+        }
+        #expect(weakToken != nil)
+        recorder.cancel()
+        #expect(weakToken == nil)
+    }
+
+    @Test func completionReleasesTheClosures() {
+        let probe = SimpleProbe<Int, Never>()
+        weak var weakToken: LifetimeToken?
+        let recorder: TestRecorder<Int, Never>
+        do {
+            let token = LifetimeToken()
+            weakToken = token
+            recorder = probe.handleEvents(receiveCancel: { withExtendedLifetime(token) {} }).record()
+        }
+        probe.send(completion: .finished)
+        #expect(weakToken == nil)
+        #expect(recorder.isFinished)
+    }
+}

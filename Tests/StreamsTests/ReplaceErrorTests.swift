@@ -1,0 +1,57 @@
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite struct ReplaceErrorTests {
+    @Test func failureIsReplacedByTheValueThenFinished() {
+        let subject = PassthroughSubject<Int, ProbeError>()
+        let recorder = subject.replaceError(with: 0).record()
+        subject.send(1)
+        subject.send(completion: .failure(.boom))
+        #expect(recorder.events == [.value(1, at: .zero), .value(0, at: .zero), .finished(at: .zero)])
+    }
+
+    @Test func finishedIsForwardedWithoutTheReplacement() {
+        let recorder = [1, 2].publisher.setFailureType(to: ProbeError.self).replaceError(with: 0).record()
+        #expect(recorder.events == [.value(1, at: .zero), .value(2, at: .zero), .finished(at: .zero)])
+    }
+
+    @Test func replacementWaitsForDemand() {
+        let probe = SimpleProbe<Int, ProbeError>()
+        let recorder = probe.replaceError(with: 0).record(demand: .max(1))
+        probe.send(1)
+        probe.send(completion: .failure(.boom))
+        #expect(recorder.events == [.value(1, at: .zero)])
+        recorder.request(.max(1))
+        #expect(recorder.events == [.value(1, at: .zero), .value(0, at: .zero), .finished(at: .zero)])
+    }
+
+    @Test func demandReturnedFromReceiveCountsForTheReplacement() {
+        let probe = SimpleProbe<Int, ProbeError>()
+        let recorder = probe.replaceError(with: 0).record(demand: .max(1), demandPerValue: .max(1))
+        probe.send(1)
+        probe.send(completion: .failure(.boom))
+        #expect(recorder.values == [1, 0])
+        #expect(recorder.isFinished)
+    }
+
+    @Test func nothingArrivesAfterCancelWhileHolding() {
+        let probe = SimpleProbe<Int, ProbeError>()
+        let recorder = probe.replaceError(with: 0).record(demand: .none)
+        probe.send(completion: .failure(.boom))
+        let subscription = recorder.subscription
+        subscription?.cancel()
+        subscription?.request(.max(1))
+        #expect(recorder.events.isEmpty)
+    }
+
+    @Test func nothingArrivesAfterCancel() {
+        let probe = SimpleProbe<Int, ProbeError>()
+        let recorder = probe.replaceError(with: 0).record()
+        recorder.subscription?.cancel()
+        probe.send(1)
+        probe.send(completion: .failure(.boom))
+        #expect(recorder.events.isEmpty)
+        #expect(probe.cancelCount == 1)
+    }
+}
