@@ -1,3 +1,4 @@
+import Dispatch
 import Streams
 import StreamsTesting
 import Testing
@@ -182,6 +183,21 @@ import Testing
         #expect(received == [1, 2, 3])
         #expect(maxDepth == 1)
         cancellable.cancel()
+    }
+
+    @Test func flatMapNeverDeliversConcurrentlyWhenInnersSendFromTwoThreadsWithBoundedDemand() {
+        let inners = [PassthroughSubject<Int, Never>(), PassthroughSubject<Int, Never>()]
+        let recorder = [0, 1].publisher.flatMap { inners[$0] }.record(demand: .max(10))
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            for value in 0..<5_000 { inners[index].send(value) }
+        }
+        #expect(recorder.values.count == 10)
+        recorder.request(.unlimited)
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            for value in 0..<1_000 { inners[index].send(value) }
+        }
+        #expect(recorder.values.count >= 2_000)
+        #expect(recorder.values.count <= 2_012)
     }
 
     @Test func flatMapReentrantRequestFromReceiveDeliversOneByOne() {

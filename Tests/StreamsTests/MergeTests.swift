@@ -1,5 +1,7 @@
+import Dispatch
 import Streams
 import StreamsTesting
+import Synchronization
 import Testing
 
 @Suite struct MergeTests {
@@ -80,6 +82,26 @@ import Testing
         a.send(1)
         #expect(received == [1, 2, 3])
         #expect(maxDepth == 1)
+        cancellable.cancel()
+    }
+
+    @Test func mergeNeverDeliversConcurrentlyWhenSourcesSendFromTwoThreads() {
+        let sources = [PassthroughSubject<Int, Never>(), PassthroughSubject<Int, Never>()]
+        let inside = Atomic<Int>(0)
+        let overlaps = Atomic<Int>(0)
+        let count = Atomic<Int>(0)
+        let cancellable = sources[0].merge(with: sources[1]).sink { _ in
+            if inside.add(1, ordering: .sequentiallyConsistent).newValue > 1 {
+                overlaps.add(1, ordering: .relaxed)
+            }
+            count.add(1, ordering: .relaxed)
+            inside.subtract(1, ordering: .sequentiallyConsistent)
+        }
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            for value in 0..<5_000 { sources[index].send(value) }
+        }
+        #expect(count.load(ordering: .relaxed) == 10_000)
+        #expect(overlaps.load(ordering: .relaxed) == 0)
         cancellable.cancel()
     }
 
