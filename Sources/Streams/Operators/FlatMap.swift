@@ -1,0 +1,126 @@
+extension Publisher {
+    /// Transforms each value into a publisher and republishes the values of all those publishers,
+    /// merged into one stream.
+    ///
+    /// - Concurrency of inners: at most `maxPublishers` inner publishers are subscribed at once: the
+    ///   upstream is asked for `maxPublishers` values, and for one more each time an inner finishes.
+    /// - Demand: never more values than the downstream requested, across all inners. While that demand
+    ///   is bounded each inner is asked for one value at a time (as in Combine); once it is `.unlimited`
+    ///   the inners are asked for `.unlimited`. A value that arrives without demand waits (at most one
+    ///   per inner) until the downstream asks.
+    /// - Completion: finishes once the upstream and every inner have finished and every waiting value
+    ///   was delivered. The first failure (upstream or inner) cancels everything and is delivered once.
+    /// - Threading: values from several inners are delivered serially, never concurrently, on the
+    ///   thread of the inner (or of the downstream's `request`) that delivers them.
+    ///
+    /// ```swift
+    /// let c = [1, 2].publisher.flatMap { Just($0 * 10) }.sink { print($0) }   // 10 20
+    /// let one = ids.flatMap(maxPublishers: .max(1)) { api.fetch($0) }       // one request at a time
+    /// ```
+    public func flatMap<Child: Publisher>(
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> Child
+    ) -> Publishers.FlatMap<Child, Self> where Child.Failure == Failure {
+        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
+    }
+}
+
+extension Publishers {
+    /// The publisher returned by ``Publisher/flatMap(maxPublishers:_:)``.
+    public struct FlatMap<NewPublisher: Publisher, Upstream: Publisher>: Publisher
+    where NewPublisher.Failure == Upstream.Failure {
+        /// The inner publishers' output type.
+        public typealias Output = NewPublisher.Output
+        /// The shared failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are transformed into publishers.
+        public let upstream: Upstream
+        /// The most inner publishers subscribed at once.
+        public let maxPublishers: Subscribers.Demand
+        /// Makes an inner publisher from an upstream value.
+        public let transform: (Upstream.Output) -> NewPublisher
+
+        /// Creates the operator.
+        public init(
+            upstream: Upstream, maxPublishers: Subscribers.Demand,
+            transform: @escaping (Upstream.Output) -> NewPublisher
+        ) {
+            self.upstream = upstream
+            self.maxPublishers = maxPublishers
+            self.transform = transform
+        }
+
+        /// Attaches `subscriber`.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(
+                FlatMapInner<S>(downstream: subscriber, maxPublishers: maxPublishers, transform: transform))
+        }
+
+        final class FlatMapInner<Downstream: Subscriber>: MergeCore<Output, Failure, Downstream>, Subscriber,
+            @unchecked Sendable
+        where Downstream.Input == Output, Downstream.Failure == Failure {
+            typealias Input = Upstream.Output
+
+            let maxPublishers: Subscribers.Demand
+            /// Guarded by the lock; released when the subscription ends.
+            var transform: ((Upstream.Output) -> NewPublisher)?
+            var hasUpstream = false
+
+            init(
+                downstream: Downstream, maxPublishers: Subscribers.Demand,
+                transform: @escaping (Upstream.Output) -> NewPublisher
+            ) {
+                self.maxPublishers = maxPublishers
+                self.transform = transform
+                super.init(downstream: downstream)
+            }
+
+            override var description: String { "FlatMap" }
+
+            override func releaseResourcesLocked() { transform = nil }
+
+            override func replenishingUpstreamLocked() -> (any Subscription)? {
+                maxPublishers == .unlimited || sourcesDone ? nil : upstream
+            }
+
+            func receive(subscription: any Subscription) {
+                lock.lock()
+                guard !hasUpstream, !isTerminal, let downstream else {
+                    lock.unlock()
+                    subscription.cancel()
+                    return
+                }
+                hasUpstream = true
+                upstream = subscription
+                lock.unlock()
+                downstream.receive(subscription: self)
+                if maxPublishers > .none { subscription.request(maxPublishers) }
+            }
+
+            func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+                lock.lock()
+                guard let transform, let side = linkSideLocked() else {
+                    lock.unlock()
+                    return .none
+                }
+                lock.unlock()
+                transform(input).subscribe(side)
+                return .none
+            }
+
+            func receive(completion: Subscribers.Completion<Failure>) {
+                lock.lock()
+                guard !isTerminal, !sourcesDone else { return lock.unlock() }
+                switch completion {
+                case .finished:
+                    sourcesDone = true
+                    upstream = nil
+                    finishIfDoneLocked()
+                case .failure(let error):
+                    upstream = nil
+                    failLocked(error)
+                }
+            }
+        }
+    }
+}

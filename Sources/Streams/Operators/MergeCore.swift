@@ -1,0 +1,306 @@
+/// The engine shared by `flatMap` and `merge`: many sources, one downstream.
+///
+/// Every source is subscribed through a ``MergeSide``; all state lives under one lock.
+/// - Demand: while the downstream's demand is bounded, each side is asked for one value at a time
+///   (one more after its previous value was delivered), so at most one value per side waits in
+///   `buffer`; once the downstream asks for `.unlimited`, every side is asked for `.unlimited`.
+/// - Serial delivery: the thread that finds the engine idle becomes the deliverer (`isDelivering`)
+///   and drains the buffer; a value that arrives meanwhile (from another thread, or re-entrantly from
+///   inside the downstream's `receive(_:)`) is only buffered. No lock is held while calling out.
+/// - Completion: `.finished` once no more sources can come (`sourcesDone`), no side is live and the
+///   buffer is empty; the first failure drops the buffer, cancels everything and is delivered once.
+class MergeCore<Output, Failure: Error, Downstream: Subscriber>: Subscription, CustomStringConvertible,
+    @unchecked Sendable
+where Downstream.Input == Output, Downstream.Failure == Failure {
+    typealias Side = MergeSide<Output, Failure, Downstream>
+
+    struct Entry {
+        let side: Side
+        let value: Output
+    }
+
+    let lock = Lock()
+    var downstream: Downstream?
+    /// The downstream's outstanding demand (requested minus delivered).
+    var demand = Subscribers.Demand.none
+    /// Whether sides are asked for `.unlimited` (set once the downstream's demand became unlimited).
+    var sidesUnlimited = false
+    /// Set together with `sidesUnlimited`; the deliverer then widens the sides subscribed before.
+    var wideningDue = false
+    var isDelivering = false
+    var buffer: [Entry] = []
+    var bufferHead = 0
+    /// Live sides, as an intrusive doubly linked list (no allocation per side beyond the side).
+    var firstSide: Side?
+    /// The upstream of sources (flatMap's upstream); `nil` for merge.
+    var upstream: (any Subscription)?
+    /// No more sources will be added.
+    var sourcesDone = false
+    /// No more events are accepted; a completion is due or was delivered.
+    var isTerminal = false
+    var pendingCompletion: Subscribers.Completion<Failure>?
+
+    init(downstream: Downstream) {
+        self.downstream = downstream
+    }
+
+    var description: String { "Merge" }
+
+    /// Releases operator-specific resources (flatMap's transform). Called with the lock held.
+    func releaseResourcesLocked() {}
+
+    // MARK: Sides
+
+    /// Registers a new side, or returns `nil` once the engine has ended. Lock held.
+    final func linkSideLocked() -> Side? {
+        guard !isTerminal, downstream != nil else { return nil }
+        let side = Side(core: self)
+        side.next = firstSide
+        firstSide?.previous = side
+        firstSide = side
+        return side
+    }
+
+    /// Removes `side` from the live list. Lock held.
+    final func unlinkLocked(_ side: Side) {
+        if let previous = side.previous { previous.next = side.next } else { firstSide = side.next }
+        side.next?.previous = side.previous
+        side.previous = nil
+        side.next = nil
+        side.isLive = false
+        side.subscription = nil
+    }
+
+    /// Unlinks every side and returns their subscriptions (to cancel outside the lock). Lock held.
+    final func unlinkAllLocked() -> [any Subscription] {
+        var subscriptions: [any Subscription] = []
+        var side = firstSide
+        firstSide = nil
+        while let current = side {
+            side = current.next
+            if let subscription = current.subscription { subscriptions.append(subscription) }
+            current.previous = nil
+            current.next = nil
+            current.isLive = false
+            current.subscription = nil
+        }
+        return subscriptions
+    }
+
+    final func sideReceived(_ side: Side, subscription: any Subscription) {
+        lock.lock()
+        guard side.isLive, !isTerminal, side.subscription == nil else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        side.subscription = subscription
+        let initial: Subscribers.Demand = sidesUnlimited ? .unlimited : .max(1)
+        lock.unlock()
+        subscription.request(initial)
+    }
+
+    final func sideReceived(_ side: Side, value: Output) -> Subscribers.Demand {
+        lock.lock()
+        guard side.isLive, !isTerminal, let downstream else {
+            lock.unlock()
+            return .none
+        }
+        if isDelivering || demand == .none || bufferHead < buffer.count {
+            buffer.append(Entry(side: side, value: value))
+            if !isDelivering && demand > .none {
+                isDelivering = true
+                drainLocked()
+            } else {
+                lock.unlock()
+            }
+            return .none
+        }
+        // Fast path: deliver directly, without touching the buffer.
+        isDelivering = true
+        if demand != .unlimited { demand -= 1 }
+        let bounded = !sidesUnlimited
+        lock.unlock()
+        let more = downstream.receive(value)
+        lock.lock()
+        addDemandLocked(more)
+        drainLocked()
+        return bounded ? .max(1) : .none
+    }
+
+    final func sideReceived(_ side: Side, completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard side.isLive else { return lock.unlock() }
+        unlinkLocked(side)
+        switch completion {
+        case .finished:
+            let replenish = replenishingUpstreamLocked()
+            finishIfDoneLocked()
+            replenish?.request(.max(1))
+        case .failure(let error):
+            failLocked(error)
+        }
+    }
+
+    /// The upstream to ask for one more source after a side finished (flatMap with a bounded
+    /// `maxPublishers`). Lock held.
+    func replenishingUpstreamLocked() -> (any Subscription)? { nil }
+
+    // MARK: Downstream
+
+    func request(_ more: Subscribers.Demand) {
+        guard more > .none else { return }
+        lock.lock()
+        guard !isTerminal, downstream != nil else { return lock.unlock() }
+        addDemandLocked(more)
+        if isDelivering { return lock.unlock() }
+        isDelivering = true
+        drainLocked()
+    }
+
+    func cancel() {
+        lock.lock()
+        guard downstream != nil || !isTerminal else { return lock.unlock() }
+        isTerminal = true
+        let released = (downstream, takeBufferLocked(), upstream)
+        downstream = nil
+        upstream = nil
+        pendingCompletion = nil
+        releaseResourcesLocked()
+        let sides = unlinkAllLocked()
+        lock.unlock()
+        released.2?.cancel()
+        for subscription in sides { subscription.cancel() }
+        _ = released
+    }
+
+    // MARK: Engine
+
+    final func addDemandLocked(_ more: Subscribers.Demand) {
+        guard more > .none else { return }
+        demand += more
+        if demand == .unlimited && !sidesUnlimited {
+            sidesUnlimited = true
+            wideningDue = true
+        }
+    }
+
+    final func takeBufferLocked() -> [Entry] {
+        let taken = buffer
+        buffer = []
+        bufferHead = 0
+        return taken
+    }
+
+    /// Ends with `.finished` if nothing more can come. Lock held on entry, released on return.
+    final func finishIfDoneLocked() {
+        if !isDelivering && !isTerminal && sourcesDone && firstSide == nil && bufferHead == buffer.count {
+            isDelivering = true
+            drainLocked()
+        } else {
+            lock.unlock()
+        }
+    }
+
+    /// Fails at once: cancels the upstream and every side, drops the buffer, and delivers the failure
+    /// (or leaves it to the current deliverer). Lock held on entry, released on return.
+    final func failLocked(_ error: Failure) {
+        guard !isTerminal, downstream != nil else { return lock.unlock() }
+        isTerminal = true
+        pendingCompletion = .failure(error)
+        let upstream = self.upstream
+        self.upstream = nil
+        let dropped = takeBufferLocked()
+        let sides = unlinkAllLocked()
+        let delivers = !isDelivering
+        isDelivering = true
+        lock.unlock()
+        _ = dropped
+        upstream?.cancel()
+        for subscription in sides { subscription.cancel() }
+        if delivers {
+            lock.lock()
+            drainLocked()
+        }
+    }
+
+    /// The deliverer's loop: delivers buffered values while there is demand, then a due completion.
+    /// Called with the lock held and `isDelivering` set; returns with the lock released.
+    final func drainLocked() {
+        while true {
+            if let completion = pendingCompletion {
+                pendingCompletion = nil
+                let target = downstream
+                downstream = nil
+                releaseResourcesLocked()
+                lock.unlock()  // `isDelivering` stays set: nothing follows a completion
+                target?.receive(completion: completion)
+                return
+            }
+            guard let downstream else {
+                isDelivering = false
+                let dropped = takeBufferLocked()
+                lock.unlock()
+                _ = dropped
+                return
+            }
+            if demand > .none && bufferHead < buffer.count {
+                let entry = buffer[bufferHead]
+                bufferHead += 1
+                if bufferHead == buffer.count {
+                    buffer.removeAll(keepingCapacity: true)
+                    bufferHead = 0
+                }
+                if demand != .unlimited { demand -= 1 }
+                // A buffered side was left with no outstanding request: ask it for the next value.
+                let refill = sidesUnlimited ? nil : entry.side.subscription
+                lock.unlock()
+                let more = downstream.receive(entry.value)
+                refill?.request(.max(1))
+                lock.lock()
+                addDemandLocked(more)
+                continue
+            }
+            if !isTerminal && sourcesDone && firstSide == nil && bufferHead == buffer.count {
+                isTerminal = true
+                upstream = nil
+                pendingCompletion = .finished
+                continue
+            }
+            var widened: [any Subscription] = []
+            if wideningDue {
+                wideningDue = false
+                var side = firstSide
+                while let current = side {
+                    if let subscription = current.subscription { widened.append(subscription) }
+                    side = current.next
+                }
+            }
+            isDelivering = false
+            lock.unlock()
+            for subscription in widened { subscription.request(.unlimited) }
+            return
+        }
+    }
+}
+
+/// One source's subscriber inside a ``MergeCore``. Its mutable fields are guarded by the core's lock.
+final class MergeSide<Output, Failure: Error, Downstream: Subscriber>: Subscriber, CustomStringConvertible,
+    @unchecked Sendable
+where Downstream.Input == Output, Downstream.Failure == Failure {
+    let core: MergeCore<Output, Failure, Downstream>
+    var subscription: (any Subscription)?
+    var isLive = true
+    var previous: MergeSide?
+    var next: MergeSide?
+
+    init(core: MergeCore<Output, Failure, Downstream>) { self.core = core }
+
+    var description: String { core.description }
+
+    func receive(subscription: any Subscription) { core.sideReceived(self, subscription: subscription) }
+
+    func receive(_ input: Output) -> Subscribers.Demand { core.sideReceived(self, value: input) }
+
+    func receive(completion: Subscribers.Completion<Failure>) { core.sideReceived(self, completion: completion) }
+}

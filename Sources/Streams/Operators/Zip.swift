@@ -1,0 +1,369 @@
+extension Publisher {
+    /// Pairs the n-th value of this publisher with the n-th value of `other`.
+    ///
+    /// - Buffering: values are kept per source until the other source has a value to pair them with.
+    /// - Demand: the downstream's demand is forwarded to both sources (each tuple uses one value of
+    ///   each), so a source never gets further ahead than the downstream asked.
+    /// - Completion: finishes as soon as a source has finished and none of its values is left to pair
+    ///   (no more tuples are possible), cancelling the other. A failure of either is delivered at
+    ///   once (values still buffered are dropped) and cancels the other.
+    /// - Threading: delivered serially, on the thread of the source that completes a tuple.
+    ///
+    /// ```swift
+    /// let c = [1, 2, 3].publisher.zip(["a", "b"].publisher).sink { print($0) }   // (1, "a") (2, "b")
+    /// ```
+    public func zip<Other: Publisher>(_ other: Other) -> Publishers.Zip<Self, Other> where Other.Failure == Failure {
+        Publishers.Zip(self, other)
+    }
+
+    /// Like ``zip(_:)``, passing each pair through `transform`.
+    ///
+    /// ```swift
+    /// let sums = a.zip(b) { $0 + $1 }
+    /// ```
+    public func zip<Other: Publisher, T>(
+        _ other: Other, _ transform: @escaping (Output, Other.Output) -> T
+    ) -> Publishers.Map<Publishers.Zip<Self, Other>, T> where Other.Failure == Failure {
+        Publishers.Zip(self, other).map(transform)
+    }
+
+    /// Combines the n-th values of this publisher, `b` and `c` into a tuple. Same contract as ``zip(_:)``.
+    ///
+    /// ```swift
+    /// let c = a.zip(b, c).sink { print($0) }
+    /// ```
+    public func zip<B: Publisher, C: Publisher>(
+        _ b: B, _ c: C
+    ) -> Publishers.Zip3<Self, B, C> where B.Failure == Failure, C.Failure == Failure {
+        Publishers.Zip3(self, b, c)
+    }
+
+    /// Like ``zip(_:_:)``, passing each triple through `transform`.
+    ///
+    /// ```swift
+    /// let sums = a.zip(b, c) { $0 + $1 + $2 }
+    /// ```
+    public func zip<B: Publisher, C: Publisher, T>(
+        _ b: B, _ c: C, _ transform: @escaping (Output, B.Output, C.Output) -> T
+    ) -> Publishers.Map<Publishers.Zip3<Self, B, C>, T> where B.Failure == Failure, C.Failure == Failure {
+        Publishers.Zip3(self, b, c).map(transform)
+    }
+}
+
+extension Publishers {
+    /// The publisher returned by ``Publisher/zip(_:)``.
+    public struct Zip<A: Publisher, B: Publisher>: Publisher where A.Failure == B.Failure {
+        /// A tuple of the n-th values of both sources.
+        public typealias Output = (A.Output, B.Output)
+        /// The shared failure type.
+        public typealias Failure = A.Failure
+
+        /// The first source.
+        public let a: A
+        /// The second source.
+        public let b: B
+
+        /// Zips `a` and `b`.
+        public init(_ a: A, _ b: B) {
+            self.a = a
+            self.b = b
+        }
+
+        /// Attaches `subscriber`, then subscribes to `a` and `b` in that order.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let core = ZipCore(buffers: ZipPair<A.Output, B.Output>(), count: 2, downstream: subscriber)
+            core.start()
+            core.subscribe(a, buffer: \.a, index: 0)
+            core.subscribe(b, buffer: \.b, index: 1)
+        }
+    }
+
+    /// The publisher returned by ``Publisher/zip(_:_:)``.
+    public struct Zip3<A: Publisher, B: Publisher, C: Publisher>: Publisher
+    where A.Failure == B.Failure, A.Failure == C.Failure {
+        /// A tuple of the n-th values of the three sources.
+        public typealias Output = (A.Output, B.Output, C.Output)
+        /// The shared failure type.
+        public typealias Failure = A.Failure
+
+        /// The first source.
+        public let a: A
+        /// The second source.
+        public let b: B
+        /// The third source.
+        public let c: C
+
+        /// Zips `a`, `b` and `c`.
+        public init(_ a: A, _ b: B, _ c: C) {
+            self.a = a
+            self.b = b
+            self.c = c
+        }
+
+        /// Attaches `subscriber`, then subscribes to the sources in order.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let core = ZipCore(
+                buffers: ZipTriple<A.Output, B.Output, C.Output>(), count: 3, downstream: subscriber)
+            core.start()
+            core.subscribe(a, buffer: \.a, index: 0)
+            core.subscribe(b, buffer: \.b, index: 1)
+            core.subscribe(c, buffer: \.c, index: 2)
+        }
+    }
+}
+
+/// A first-in first-out buffer that pops in O(1).
+struct ZipQueue<Element> {
+    private var items: [Element] = []
+    private var head = 0
+
+    var isEmpty: Bool { head == items.count }
+
+    mutating func push(_ element: Element) { items.append(element) }
+
+    /// Removes the first element; the caller checked `isEmpty`.
+    mutating func pop() -> Element {
+        let element = items[head]
+        head += 1
+        if head == items.count {
+            items.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head >= 32 && head * 2 >= items.count {
+            items.removeFirst(head)
+            head = 0
+        }
+        return element
+    }
+}
+
+/// The waiting values of each source of a `zip`.
+protocol ZipBuffers {
+    associatedtype Output
+    /// Whether source `index` has no waiting value.
+    func isEmpty(at index: Int) -> Bool
+    /// Removes and returns the next tuple, or `nil` if some source has no waiting value.
+    mutating func popTuple() -> Output?
+}
+
+struct ZipPair<A, B>: ZipBuffers {
+    var a = ZipQueue<A>()
+    var b = ZipQueue<B>()
+    func isEmpty(at index: Int) -> Bool { index == 0 ? a.isEmpty : b.isEmpty }
+    mutating func popTuple() -> (A, B)? {
+        guard !a.isEmpty, !b.isEmpty else { return nil }
+        return (a.pop(), b.pop())
+    }
+}
+
+struct ZipTriple<A, B, C>: ZipBuffers {
+    var a = ZipQueue<A>()
+    var b = ZipQueue<B>()
+    var c = ZipQueue<C>()
+    func isEmpty(at index: Int) -> Bool {
+        switch index {
+        case 0: return a.isEmpty
+        case 1: return b.isEmpty
+        default: return c.isEmpty
+        }
+    }
+    mutating func popTuple() -> (A, B, C)? {
+        guard !a.isEmpty, !b.isEmpty, !c.isEmpty else { return nil }
+        return (a.pop(), b.pop(), c.pop())
+    }
+}
+
+/// The subscription of `zip`; all state under `lock`, nothing called out under it.
+final class ZipCore<Buffers: ZipBuffers, Failure: Error, Downstream: Subscriber>: Subscription,
+    CustomStringConvertible, @unchecked Sendable
+where Downstream.Input == Buffers.Output, Downstream.Failure == Failure {
+    final class Side<Input>: Subscriber, CustomStringConvertible, @unchecked Sendable {
+        let core: ZipCore
+        let buffer: WritableKeyPath<Buffers, ZipQueue<Input>>
+        let index: Int
+
+        init(core: ZipCore, buffer: WritableKeyPath<Buffers, ZipQueue<Input>>, index: Int) {
+            self.core = core
+            self.buffer = buffer
+            self.index = index
+        }
+
+        var description: String { "Zip" }
+
+        func receive(subscription: any Subscription) { core.sideReceived(index, subscription: subscription) }
+        func receive(_ input: Input) -> Subscribers.Demand {
+            core.sideReceived(self, value: input)
+            return .none
+        }
+        func receive(completion: Subscribers.Completion<Failure>) {
+            core.sideReceived(index, completion: completion)
+        }
+    }
+
+    let lock = Lock()
+    var downstream: Downstream?
+    var buffers: Buffers
+    var subscriptions: [(any Subscription)?]
+    var finished: [Bool]
+    /// The downstream's outstanding demand; each source has been asked for the same amount.
+    var demand = Subscribers.Demand.none
+    var isDelivering = false
+    var isTerminal = false
+    var pendingCompletion: Subscribers.Completion<Failure>?
+
+    init(buffers: Buffers, count: Int, downstream: Downstream) {
+        self.buffers = buffers
+        self.downstream = downstream
+        subscriptions = Array(repeating: nil, count: count)
+        finished = Array(repeating: false, count: count)
+    }
+
+    var description: String { "Zip" }
+
+    func start() { downstream?.receive(subscription: self) }
+
+    func subscribe<P: Publisher>(_ publisher: P, buffer: WritableKeyPath<Buffers, ZipQueue<P.Output>>, index: Int)
+    where P.Failure == Failure {
+        guard !lock.withLock({ isTerminal }) else { return }
+        publisher.subscribe(Side(core: self, buffer: buffer, index: index))
+    }
+
+    // MARK: Sides
+
+    func sideReceived(_ index: Int, subscription: any Subscription) {
+        lock.lock()
+        guard !isTerminal, subscriptions[index] == nil, !finished[index] else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        subscriptions[index] = subscription
+        let initial = demand
+        lock.unlock()
+        if initial > .none { subscription.request(initial) }
+    }
+
+    func sideReceived<Input>(_ side: Side<Input>, value: Input) {
+        lock.lock()
+        guard !isTerminal, !finished[side.index] else { return lock.unlock() }
+        buffers[keyPath: side.buffer].push(value)
+        if isDelivering { return lock.unlock() }
+        isDelivering = true
+        drainLocked()
+    }
+
+    func sideReceived(_ index: Int, completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard !isTerminal, !finished[index] else { return lock.unlock() }
+        finished[index] = true
+        subscriptions[index] = nil
+        switch completion {
+        case .failure(let error):
+            endLocked(.failure(error))
+        case .finished:
+            if isDelivering { return lock.unlock() }
+            isDelivering = true
+            drainLocked()
+        }
+    }
+
+    // MARK: Downstream
+
+    func request(_ more: Subscribers.Demand) {
+        guard more > .none else { return }
+        lock.lock()
+        guard !isTerminal, downstream != nil else { return lock.unlock() }
+        demand += more
+        let upstreams = subscriptions
+        if isDelivering {
+            lock.unlock()
+        } else {
+            isDelivering = true
+            drainLocked()
+        }
+        for subscription in upstreams { subscription?.request(more) }
+    }
+
+    func cancel() {
+        lock.lock()
+        guard downstream != nil || !isTerminal else { return lock.unlock() }
+        isTerminal = true
+        let released = (downstream, buffers)
+        downstream = nil
+        pendingCompletion = nil
+        let upstreams = subscriptions
+        subscriptions = subscriptions.map { _ in nil }
+        lock.unlock()
+        for subscription in upstreams { subscription?.cancel() }
+        _ = released
+    }
+
+    // MARK: Engine
+
+    /// Whether no more tuples are possible: a source finished with nothing left to pair. Lock held.
+    var isExhaustedLocked: Bool {
+        finished.indices.contains { finished[$0] && buffers.isEmpty(at: $0) }
+    }
+
+    /// Ends now with `completion` and cancels the sources still live. Lock held on entry, released on
+    /// return.
+    func endLocked(_ completion: Subscribers.Completion<Failure>) {
+        guard !isTerminal, downstream != nil else { return lock.unlock() }
+        isTerminal = true
+        pendingCompletion = completion
+        let upstreams = subscriptions
+        subscriptions = subscriptions.map { _ in nil }
+        let delivers = !isDelivering
+        isDelivering = true
+        lock.unlock()
+        for subscription in upstreams { subscription?.cancel() }
+        if delivers {
+            lock.lock()
+            drainLocked()
+        }
+    }
+
+    /// The deliverer's loop (lock held, `isDelivering` set; returns with the lock released).
+    func drainLocked() {
+        while true {
+            if let completion = pendingCompletion {
+                pendingCompletion = nil
+                let target = downstream
+                downstream = nil
+                lock.unlock()
+                target?.receive(completion: completion)
+                return
+            }
+            guard let downstream else {
+                isDelivering = false
+                return lock.unlock()
+            }
+            if demand > .none, let tuple = buffers.popTuple() {
+                if demand != .unlimited { demand -= 1 }
+                lock.unlock()
+                let more = downstream.receive(tuple)
+                lock.lock()
+                if more > .none {
+                    demand += more
+                    let upstreams = subscriptions
+                    lock.unlock()
+                    for subscription in upstreams { subscription?.request(more) }
+                    lock.lock()
+                }
+                continue
+            }
+            if !isTerminal && isExhaustedLocked {
+                // No more tuples: cancel the sources still running, then finish.
+                isTerminal = true
+                pendingCompletion = .finished
+                let upstreams = subscriptions
+                subscriptions = subscriptions.map { _ in nil }
+                lock.unlock()
+                for subscription in upstreams { subscription?.cancel() }
+                lock.lock()
+                continue
+            }
+            isDelivering = false
+            return lock.unlock()
+        }
+    }
+}

@@ -1,0 +1,160 @@
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite struct CombineLatestTests {
+    @Test func combineLatestEmitsOnceBothHaveEmittedThenOnEveryValue() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<String, Never>()
+        let recorder = a.combineLatest(b) { "\($0)\($1)" }.record()
+        a.send(1)
+        a.send(2)
+        #expect(recorder.values.isEmpty)
+        b.send("x")
+        a.send(3)
+        b.send("y")
+        #expect(recorder.values == ["2x", "3x", "3y"])
+    }
+
+    @Test func combineLatestTupleFormPublishesTuples() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<String, Never>()
+        let recorder = a.combineLatest(b).record()
+        a.send(1)
+        b.send("x")
+        #expect(recorder.values.map { "\($0.0)\($0.1)" } == ["1x"])
+    }
+
+    @Test func combineLatestFinishesWhenAllHaveFinished() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let recorder = a.combineLatest(b, +).record()
+        a.send(1)
+        b.send(10)
+        a.send(completion: .finished)
+        b.send(20)  // the finished side's latest value still combines
+        #expect(recorder.completion == nil)
+        b.send(completion: .finished)
+        #expect(recorder.events == [.value(11, at: .zero), .value(21, at: .zero), .finished(at: .zero)])
+    }
+
+    @Test func combineLatestFinishesAtOnceWhenASideFinishesWithoutEverEmitting() {
+        let a = CombiningProbe<Int, Never>()
+        let b = CombiningProbe<Int, Never>()
+        let recorder = a.combineLatest(b, +).record()
+        a.send(1)
+        b.send(completion: .finished)
+        #expect(recorder.events == [.finished(at: .zero)])
+        #expect(a.cancelCount == 1)
+    }
+
+    @Test func combineLatestFailsAtOnceAndCancelsTheOthers() {
+        let a = CombiningProbe<Int, TestFailure>()
+        let b = CombiningProbe<Int, TestFailure>()
+        let recorder = a.combineLatest(b, +).record()
+        a.send(1)
+        b.send(1)
+        a.send(completion: .failure(.boom))
+        #expect(b.cancelCount == 1)
+        b.send(2)
+        b.send(completion: .failure(.other))
+        #expect(recorder.events == [.value(2, at: .zero), .failure(.boom, at: .zero)])
+    }
+
+    @Test func combineLatestAsksSourcesForUnlimited() {
+        let a = CombiningProbe<Int, Never>()
+        let b = CombiningProbe<Int, Never>()
+        _ = a.combineLatest(b, +).record(demand: .max(1))
+        #expect(a.requests == [.unlimited])
+        #expect(b.requests == [.unlimited])
+    }
+
+    @Test func combineLatestWithoutDemandKeepsOnlyTheNewestCombination() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let recorder = a.combineLatest(b) { $0 * 10 + $1 }.record(demand: .max(1))
+        a.send(1)
+        b.send(1)  // 11 delivered; demand used up
+        a.send(2)
+        b.send(2)
+        a.send(3)
+        #expect(recorder.values == [11])
+        recorder.request(.max(5))
+        #expect(recorder.values == [11, 32])
+        b.send(4)
+        #expect(recorder.values == [11, 32, 34])
+    }
+
+    @Test func combineLatestDeliversAKeptCombinationBeforeFinishing() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let recorder = a.combineLatest(b, +).record(demand: .none)
+        a.send(1)
+        b.send(2)
+        a.send(completion: .finished)
+        b.send(completion: .finished)
+        #expect(recorder.events.isEmpty)
+        recorder.request(.max(1))
+        #expect(recorder.events == [.value(3, at: .zero), .finished(at: .zero)])
+    }
+
+    @Test func combineLatestDeliversEveryReentrantCombinationSerially() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        var received: [Int] = []
+        var depth = 0
+        var maxDepth = 0
+        let cancellable = a.combineLatest(b) { $0 * 10 + $1 }.sink { value in
+            depth += 1
+            maxDepth = max(maxDepth, depth)
+            received.append(value)
+            if value == 11 {
+                a.send(2)
+                b.send(2)
+            }
+            depth -= 1
+        }
+        a.send(1)
+        b.send(1)
+        #expect(received == [11, 21, 22])
+        #expect(maxDepth == 1)
+        cancellable.cancel()
+    }
+
+    @Test func combineLatestOfThreeWaitsForAllThree() {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let c = PassthroughSubject<Int, Never>()
+        let recorder = a.combineLatest(b, c) { $0 * 100 + $1 * 10 + $2 }.record()
+        let tuples = a.combineLatest(b, c).record()
+        a.send(1)
+        b.send(2)
+        #expect(recorder.values.isEmpty)
+        c.send(3)
+        b.send(4)
+        #expect(recorder.values == [123, 143])
+        #expect(tuples.values.map { [$0.0, $0.1, $0.2] } == [[1, 2, 3], [1, 4, 3]])
+    }
+
+    @Test func combineLatestOfSequencesUsesTheLastValueOfTheFirst() {
+        let recorder = [1, 2].publisher.combineLatest([10, 20].publisher, +).record()
+        #expect(recorder.values == [12, 22])
+        #expect(recorder.isFinished)
+    }
+
+    @Test func combineLatestCancelCancelsTheSourcesAndDeliversNothingMore() {
+        let a = CombiningProbe<Int, Never>()
+        let b = CombiningProbe<Int, Never>()
+        let recorder = a.combineLatest(b, +).record()
+        a.send(1)
+        b.send(1)
+        weak let weakSubscription = recorder.subscription.map { $0 as AnyObject }
+        recorder.cancel()
+        recorder.cancel()
+        a.send(2)
+        #expect(a.cancelCount == 1)
+        #expect(b.cancelCount == 1)
+        #expect(recorder.values == [2])
+        #expect(weakSubscription == nil)
+    }
+}

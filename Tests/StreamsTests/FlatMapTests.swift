@@ -1,0 +1,264 @@
+import Dispatch
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite struct FlatMapTests {
+    @Test func flatMapOverJustsDeliversEveryValueAndFinishes() {
+        let recorder = (1...5).publisher.flatMap { Just($0 * 10) }.record()
+        #expect(recorder.values == [10, 20, 30, 40, 50])
+        #expect(recorder.isFinished)
+        #expect(recorder.subscriptionCount == 1)
+    }
+
+    @Test func flatMapInterleavesInnerValuesInArrivalOrder() {
+        let upstream = PassthroughSubject<Int, Never>()
+        let inners = [CombiningProbe<String, Never>(), CombiningProbe<String, Never>()]
+        let recorder = upstream.flatMap { inners[$0] }.record()
+        upstream.send(0)
+        upstream.send(1)
+        inners[0].send("a1")
+        inners[1].send("b1")
+        inners[0].send("a2")
+        #expect(recorder.values == ["a1", "b1", "a2"])
+    }
+
+    @Test func flatMapNeverExceedsDemandAndDeliversWaitingValuesOnRequest() {
+        let upstream = PassthroughSubject<Int, Never>()
+        let inners = (0..<3).map { _ in CombiningProbe<Int, Never>() }
+        let recorder = upstream.flatMap { inners[$0] }.record(demand: .max(2))
+        for index in 0..<3 { upstream.send(index) }
+        inners[0].send(1)
+        inners[1].send(2)
+        inners[2].send(3)  // no demand left: waits
+        #expect(recorder.values == [1, 2])
+        recorder.request(.max(1))
+        #expect(recorder.values == [1, 2, 3])
+        inners[0].send(4)  // inner 0 was asked for one more after its value was delivered
+        #expect(recorder.values == [1, 2, 3])
+        recorder.request(.max(5))
+        #expect(recorder.values == [1, 2, 3, 4])
+    }
+
+    @Test func flatMapWithBoundedDemandAsksEachInnerForOneValueAtATime() {
+        let upstream = PassthroughSubject<Int, Never>()
+        let inner = CombiningProbe<Int, Never>()
+        let recorder = upstream.flatMap { _ in inner }.record(demand: .max(5))
+        upstream.send(0)
+        #expect(inner.requests == [.max(1)])
+        inner.send(1)
+        #expect(inner.requests == [.max(1), .max(1)])
+        #expect(recorder.values == [1])
+    }
+
+    @Test func flatMapWithUnlimitedDemandAsksInnersForUnlimited() {
+        let upstream = PassthroughSubject<Int, Never>()
+        let early = CombiningProbe<Int, Never>()
+        let late = CombiningProbe<Int, Never>()
+        let recorder = upstream.flatMap { $0 == 0 ? early : late }.record(demand: .max(1))
+        upstream.send(0)
+        #expect(early.requests == [.max(1)])
+        recorder.request(.unlimited)
+        #expect(early.requests == [.max(1), .unlimited])
+        upstream.send(1)
+        #expect(late.requests == [.unlimited])
+        for value in 1...3 { late.send(value) }
+        early.send(9)
+        #expect(recorder.values == [1, 2, 3, 9])
+    }
+
+    @Test func flatMapBoundedDemandOverSynchronousInnersStopsAtTheDemand() {
+        let recorder = [1, 2].publisher.flatMap { [$0, $0 * 10, $0 * 100].publisher }.record(demand: .max(4))
+        #expect(recorder.values == [1, 10, 100, 2])
+        #expect(recorder.completion == nil)
+        recorder.request(.max(10))
+        #expect(recorder.values == [1, 10, 100, 2, 20, 200])
+        #expect(recorder.isFinished)
+    }
+
+    @Test func flatMapSubscribesAtMostMaxPublishersInnersAtOnce() {
+        let inners = (0..<4).map { _ in CombiningProbe<Int, Never>() }
+        var mostLive = 0
+        let recorder = (0..<4).publisher.flatMap(maxPublishers: .max(2)) { index -> CombiningProbe<Int, Never> in
+            mostLive = max(mostLive, inners.reduce(0) { $0 + $1.liveCount } + 1)
+            return inners[index]
+        }.record()
+        #expect(inners.map(\.subscribeCount) == [1, 1, 0, 0])
+        inners[1].send(completion: .finished)
+        #expect(inners.map(\.subscribeCount) == [1, 1, 1, 0])
+        inners[0].send(completion: .finished)
+        #expect(inners.map(\.subscribeCount) == [1, 1, 1, 1])
+        #expect(mostLive == 2)
+        inners[2].send(completion: .finished)
+        #expect(recorder.completion == nil)
+        inners[3].send(completion: .finished)
+        #expect(recorder.isFinished)
+    }
+
+    @Test func flatMapFinishesOnlyWhenUpstreamAndEveryInnerHaveFinished() {
+        let upstream = PassthroughSubject<Int, Never>()
+        let inners = [CombiningProbe<Int, Never>(), CombiningProbe<Int, Never>()]
+        let recorder = upstream.flatMap { inners[$0] }.record()
+        upstream.send(0)
+        upstream.send(1)
+        upstream.send(completion: .finished)
+        inners[0].send(completion: .finished)
+        #expect(recorder.completion == nil)
+        inners[1].send(7)
+        inners[1].send(completion: .finished)
+        #expect(recorder.values == [7])
+        #expect(recorder.isFinished)
+    }
+
+    @Test func flatMapFinishesAfterTheWaitingValuesAreDelivered() {
+        let upstream = PassthroughSubject<Int, Never>()
+        let inner = CombiningProbe<Int, Never>()
+        let recorder = upstream.flatMap { _ in inner }.record(demand: .none)
+        upstream.send(0)
+        inner.send(1)  // waits: no demand
+        inner.send(completion: .finished)
+        upstream.send(completion: .finished)
+        #expect(recorder.events.isEmpty)
+        recorder.request(.max(1))
+        #expect(recorder.events == [.value(1, at: .zero), .finished(at: .zero)])
+    }
+
+    @Test func flatMapInnerFailureCancelsUpstreamAndOtherInnersAndFailsOnce() {
+        let upstream = CombiningProbe<Int, TestFailure>()
+        let inners = [CombiningProbe<Int, TestFailure>(), CombiningProbe<Int, TestFailure>()]
+        let recorder = upstream.flatMap { inners[$0] }.record()
+        upstream.send(0)
+        upstream.send(1)
+        inners[0].send(1)
+        inners[1].send(completion: .failure(.boom))
+        #expect(upstream.cancelCount == 1)
+        #expect(inners[0].cancelCount == 1)
+        inners[0].send(2)
+        inners[0].send(completion: .failure(.other))
+        #expect(recorder.events == [.value(1, at: .zero), .failure(.boom, at: .zero)])
+    }
+
+    @Test func flatMapUpstreamFailureCancelsLiveInners() {
+        let upstream = PassthroughSubject<Int, TestFailure>()
+        let inner = CombiningProbe<Int, TestFailure>()
+        let recorder = upstream.flatMap { _ in inner }.record()
+        upstream.send(0)
+        upstream.send(completion: .failure(.boom))
+        #expect(inner.cancelCount == 1)
+        inner.send(5)
+        #expect(recorder.events == [.failure(.boom, at: .zero)])
+    }
+
+    @Test func flatMapFailureDropsValuesWaitingForDemand() {
+        let upstream = PassthroughSubject<Int, TestFailure>()
+        let inners = [CombiningProbe<Int, TestFailure>(), CombiningProbe<Int, TestFailure>()]
+        let recorder = upstream.flatMap { inners[$0] }.record(demand: .none)
+        upstream.send(0)
+        upstream.send(1)
+        inners[0].send(1)
+        inners[1].send(completion: .failure(.boom))
+        recorder.request(.max(1))
+        #expect(recorder.events == [.failure(.boom, at: .zero)])
+    }
+
+    @Test func flatMapDeliversReentrantSendsSeriallyWithoutLosingThem() {
+        let upstream = PassthroughSubject<Int, Never>()
+        let inners = [PassthroughSubject<Int, Never>(), PassthroughSubject<Int, Never>()]
+        var received: [Int] = []
+        var depth = 0
+        var maxDepth = 0
+        let cancellable = upstream.flatMap { inners[$0] }.sink { value in
+            depth += 1
+            maxDepth = max(maxDepth, depth)
+            received.append(value)
+            if value == 1 {
+                inners[1].send(2)
+                inners[0].send(3)
+            }
+            depth -= 1
+        }
+        upstream.send(0)
+        upstream.send(1)
+        inners[0].send(1)
+        #expect(received == [1, 2, 3])
+        #expect(maxDepth == 1)
+        cancellable.cancel()
+    }
+
+    @Test func flatMapNeverDeliversConcurrentlyWhenInnersSendFromTwoThreadsWithBoundedDemand() {
+        let inners = [PassthroughSubject<Int, Never>(), PassthroughSubject<Int, Never>()]
+        let recorder = [0, 1].publisher.flatMap { inners[$0] }.record(demand: .max(10))
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            for value in 0..<5_000 { inners[index].send(value) }
+        }
+        #expect(recorder.values.count == 10)
+        recorder.request(.unlimited)
+        DispatchQueue.concurrentPerform(iterations: 2) { index in
+            for value in 0..<1_000 { inners[index].send(value) }
+        }
+        #expect(recorder.values.count >= 2_000)
+        #expect(recorder.values.count <= 2_012)
+    }
+
+    @Test func flatMapReentrantRequestFromReceiveDeliversOneByOne() {
+        let recorder = (1...3).publisher.flatMap { [$0, -$0].publisher }.record(
+            demand: .max(1), demandPerValue: .max(1))
+        #expect(recorder.values == [1, -1, 2, -2, 3, -3])
+        #expect(recorder.isFinished)
+    }
+
+    @Test func flatMapCancelCancelsEverythingAndDeliversNothingMore() {
+        let upstream = CombiningProbe<Int, Never>()
+        let inner = CombiningProbe<Int, Never>()
+        let recorder = upstream.flatMap { _ in inner }.record()
+        upstream.send(0)
+        inner.send(1)
+        recorder.cancel()
+        recorder.cancel()
+        inner.send(2)
+        upstream.send(1)
+        inner.send(completion: .finished)
+        #expect(upstream.cancelCount == 1)
+        #expect(inner.cancelCount == 1)
+        #expect(inner.subscribeCount == 1)
+        #expect(recorder.events == [.value(1, at: .zero)])
+    }
+
+    @Test func flatMapCancelReleasesTheTransformAndTheInners() {
+        final class Token {}
+        let upstream = PassthroughSubject<Int, Never>()
+        weak var weakToken: Token?
+        weak var weakInner: PassthroughSubject<Int, Never>?
+        var recorder: TestRecorder<Int, Never>?
+        do {
+            let token = Token()
+            weakToken = token
+            let inner = PassthroughSubject<Int, Never>()
+            weakInner = inner
+            recorder = upstream.flatMap { _ in
+                _ = token
+                return inner
+            }.record()
+            upstream.send(0)
+        }
+        #expect(weakToken != nil)
+        recorder?.cancel()
+        #expect(weakToken == nil)
+        #expect(weakInner == nil)
+    }
+
+    @Test func flatMapOverManyJustsCompletesWithoutDeepRecursion() {
+        var count = 0
+        var finished = false
+        let cancellable = (0..<100_000).publisher.flatMap { Just($0) }.sink(
+            receiveCompletion: { _ in finished = true }, receiveValue: { _ in count += 1 })
+        #expect(count == 100_000)
+        #expect(finished)
+        cancellable.cancel()
+    }
+
+    @Test func flatMapDescribesItsSubscription() {
+        let recorder = PassthroughSubject<Int, Never>().flatMap { Just($0) }.record()
+        #expect(recorder.subscription.map { String(describing: $0) } == "FlatMap")
+    }
+}

@@ -1,0 +1,183 @@
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite struct SwitchToLatestTests {
+    typealias Inner = CombiningProbe<Int, TestFailure>
+
+    @Test func switchToLatestCancelsThePreviousInnerAndIgnoresItsLaterValues() {
+        let outer = PassthroughSubject<Inner, TestFailure>()
+        let first = Inner()
+        let second = Inner()
+        let recorder = outer.switchToLatest().record()
+        outer.send(first)
+        first.send(1)
+        outer.send(second)
+        #expect(first.cancelCount == 1)
+        first.send(2)
+        second.send(3)
+        #expect(recorder.values == [1, 3])
+        #expect(second.cancelCount == 0)
+    }
+
+    @Test func switchToLatestCarriesOutstandingDemandToTheNewInner() {
+        let outer = PassthroughSubject<Inner, TestFailure>()
+        let first = Inner()
+        let second = Inner()
+        let recorder = outer.switchToLatest().record(demand: .max(3))
+        outer.send(first)
+        #expect(first.requests == [.max(3)])
+        first.send(1)
+        outer.send(second)
+        #expect(second.requests == [.max(2)])
+        second.send(2)
+        second.send(3)
+        second.send(4)  // beyond the demand: dropped by the subject, never delivered
+        #expect(recorder.values == [1, 2, 3])
+        recorder.request(.max(1))
+        #expect(second.requests == [.max(2), .max(1)])
+        second.send(5)
+        #expect(recorder.values == [1, 2, 3, 5])
+    }
+
+    @Test func switchToLatestAsksTheOuterForUnlimited() {
+        let outer = CombiningProbe<Inner, TestFailure>()
+        _ = outer.switchToLatest().record(demand: .max(1))
+        #expect(outer.requests == [.unlimited])
+    }
+
+    @Test func switchToLatestFinishesWhenOuterAndCurrentInnerHaveFinished() {
+        let outer = PassthroughSubject<Inner, TestFailure>()
+        let first = Inner()
+        let second = Inner()
+        let recorder = outer.switchToLatest().record()
+        outer.send(first)
+        outer.send(second)
+        outer.send(completion: .finished)
+        first.send(completion: .finished)  // cancelled already: does not count
+        #expect(recorder.completion == nil)
+        second.send(7)
+        second.send(completion: .finished)
+        #expect(recorder.events == [.value(7, at: .zero), .finished(at: .zero)])
+    }
+
+    @Test func switchToLatestInnerFinishingBeforeOuterWaitsForOuter() {
+        let outer = PassthroughSubject<Inner, TestFailure>()
+        let inner = Inner()
+        let recorder = outer.switchToLatest().record()
+        outer.send(inner)
+        inner.send(completion: .finished)
+        #expect(recorder.completion == nil)
+        outer.send(completion: .finished)
+        #expect(recorder.isFinished)
+    }
+
+    @Test func switchToLatestFinishesAtOnceWhenOuterFinishesWithoutInner() {
+        let outer = PassthroughSubject<Inner, TestFailure>()
+        let recorder = outer.switchToLatest().record()
+        outer.send(completion: .finished)
+        #expect(recorder.isFinished)
+    }
+
+    @Test func switchToLatestInnerFailureCancelsTheOuter() {
+        let outer = CombiningProbe<Inner, TestFailure>()
+        let inner = Inner()
+        let recorder = outer.switchToLatest().record()
+        outer.send(inner)
+        inner.send(completion: .failure(.boom))
+        #expect(outer.cancelCount == 1)
+        outer.send(Inner())
+        #expect(recorder.events == [.failure(.boom, at: .zero)])
+    }
+
+    @Test func switchToLatestOuterFailureCancelsTheInner() {
+        let outer = PassthroughSubject<Inner, TestFailure>()
+        let inner = Inner()
+        let recorder = outer.switchToLatest().record()
+        outer.send(inner)
+        outer.send(completion: .failure(.boom))
+        #expect(inner.cancelCount == 1)
+        inner.send(1)
+        #expect(recorder.events == [.failure(.boom, at: .zero)])
+    }
+
+    @Test func switchToLatestNeverDeliversAStaleValueQueuedBeforeASwitch() {
+        let outer = PassthroughSubject<PassthroughSubject<Int, Never>, Never>()
+        let first = PassthroughSubject<Int, Never>()
+        let second = PassthroughSubject<Int, Never>()
+        var received: [Int] = []
+        let cancellable = outer.switchToLatest().sink { value in
+            received.append(value)
+            if value == 1 {
+                first.send(2)  // queued behind this delivery...
+                outer.send(second)  // ...then made stale by the switch
+                second.send(3)
+            }
+        }
+        outer.send(first)
+        first.send(1)
+        #expect(received == [1, 3])
+        cancellable.cancel()
+    }
+
+    @Test func switchToLatestSwitchingFromInsideReceiveForwardsTheReturnedDemandToTheNewInner() {
+        let outer = PassthroughSubject<Inner, TestFailure>()
+        let first = Inner()
+        let second = Inner()
+        var received: [Int] = []
+        outer.switchToLatest().subscribe(
+            AnySubscriber(
+                receiveSubscription: { $0.request(.max(1)) },
+                receiveValue: { value in
+                    received.append(value)
+                    if value == 1 { outer.send(second) }
+                    return .max(1)
+                }))
+        outer.send(first)
+        first.send(1)
+        #expect(first.cancelCount == 1)
+        #expect(second.requests == [.max(1)])  // nothing outstanding at the switch, then the returned 1
+        first.send(9)
+        second.send(2)
+        #expect(received == [1, 2])
+    }
+
+    @Test func switchToLatestCancelCancelsOuterAndInnerAndDeliversNothingMore() {
+        let outer = CombiningProbe<Inner, TestFailure>()
+        let inner = Inner()
+        let recorder = outer.switchToLatest().record()
+        outer.send(inner)
+        inner.send(1)
+        recorder.cancel()
+        recorder.cancel()
+        inner.send(2)
+        outer.send(Inner())
+        #expect(outer.cancelCount == 1)
+        #expect(inner.cancelCount == 1)
+        #expect(recorder.events == [.value(1, at: .zero)])
+    }
+
+    @Test func switchToLatestCancelReleasesItsSubscriptionHeldByTheInner() {
+        let outer = PassthroughSubject<PassthroughSubject<Int, Never>, Never>()
+        let inner = PassthroughSubject<Int, Never>()
+        let recorder = outer.switchToLatest().record()
+        outer.send(inner)
+        weak let weakSubscription = recorder.subscription.map { $0 as AnyObject }
+        #expect(weakSubscription != nil)
+        recorder.cancel()
+        #expect(weakSubscription == nil)  // neither the outer nor the inner subject still holds it
+        inner.send(1)
+        #expect(recorder.values.isEmpty)
+    }
+
+    @Test func switchToLatestOfMappedRequestsKeepsOnlyTheLatest() {
+        let queries = PassthroughSubject<String, Never>()
+        let responses = ["a": PassthroughSubject<String, Never>(), "ab": PassthroughSubject<String, Never>()]
+        let recorder = queries.map { responses[$0] ?? PassthroughSubject() }.switchToLatest().record()
+        queries.send("a")
+        queries.send("ab")
+        responses["a"]?.send("result a")
+        responses["ab"]?.send("result ab")
+        #expect(recorder.values == ["result ab"])
+    }
+}
