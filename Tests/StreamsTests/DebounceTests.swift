@@ -121,7 +121,8 @@ import Testing
     @Test func upstreamIsAskedForUnlimitedValues() {
         let scheduler = TestScheduler()
         let probe = TimingProbe<Int, Never>()
-        let recorder = probe.debounce(for: .milliseconds(20), scheduler: scheduler).record(on: scheduler, demand: .max(1))
+        let recorder = probe.debounce(for: .milliseconds(20), scheduler: scheduler).record(
+            on: scheduler, demand: .max(1))
         #expect(probe.requests == [.unlimited])
         recorder.cancel()
         #expect(probe.cancelCount == 1)

@@ -14,7 +14,9 @@ import Testing
     }
 
     /// Sends each value at its time (ms), in order.
-    private func send(_ timeline: [(Int, Int)], to input: PassthroughSubject<Int, TimingTestError>, on scheduler: TestScheduler) {
+    private func send(
+        _ timeline: [(Int, Int)], to input: PassthroughSubject<Int, TimingTestError>, on scheduler: TestScheduler
+    ) {
         for (time, value) in timeline {
             scheduler.advance(to: .ms(time))
             input.send(value)

@@ -303,7 +303,8 @@ private final class ThrottleInner<Downstream: Subscriber>: Subscriber, Subscript
     /// Schedules the end of `window`, `interval` after `start`.
     private func openWindow(_ window: UInt64, at start: SchedulerInstant) {
         let end = start + interval
-        let handle = scheduler.schedule(after: end, TimingCallback { [weak self] in self?.windowEnded(window: window, at: end) })
+        let handle = scheduler.schedule(
+            after: end, TimingCallback { [weak self] in self?.windowEnded(window: window, at: end) })
         lock.withLock { machine.windowScheduled(handle, window: window) }?.cancel()
     }
 
