@@ -1,0 +1,283 @@
+extension Publisher {
+    /// Publishes a value only after `dueTime` has passed with no newer value.
+    ///
+    /// - Timing: a value received at *t* is published at *t* + `dueTime`, unless a newer value arrives
+    ///   before then (the newer one restarts the wait). Only the latest value of a burst is published.
+    /// - Completion (**deliberate difference from Combine**): a `.finished` that arrives while a value is
+    ///   waiting delivers that value first and then finishes, both at the instant the `.finished` arrived
+    ///   (not at the timer's deadline), as RxSwift, RxJava and swift-async-algorithms do; Combine drops
+    ///   the waiting value. A failure drops the waiting value and fails at the instant it arrived.
+    /// - Demand: upstream is asked for `.unlimited`. A value whose time comes while the downstream has
+    ///   no demand is dropped (as in Combine); a later request does not bring it back.
+    /// - Threading: values and the completion are delivered on `scheduler`: each value by its timer, the
+    ///   completion (with the flushed value) by an action scheduled for the instant it arrived — on a
+    ///   `TestScheduler` it runs at the next `advance`, stamped with that instant. Use a serial scheduler.
+    ///   The subscription is passed downstream synchronously.
+    /// - Cancellation: cancels the upstream and the pending timer; nothing is delivered afterwards.
+    ///
+    /// ```swift
+    /// let c = searchText.debounce(for: .milliseconds(500), scheduler: scheduler).sink { search($0) }
+    /// ```
+    public func debounce(for dueTime: Duration, scheduler: any Scheduler) -> Publishers.Debounce<Self> {
+        Publishers.Debounce(upstream: self, dueTime: dueTime, scheduler: scheduler)
+    }
+}
+
+extension Publishers {
+    /// The publisher returned by ``Publisher/debounce(for:scheduler:)``: see there for the contract.
+    public struct Debounce<Upstream: Publisher>: Publisher {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are debounced.
+        public let upstream: Upstream
+        /// How long a value must stay the latest before it is published.
+        public let dueTime: Duration
+        /// Where timers run and events are delivered.
+        public let scheduler: any Scheduler
+
+        /// Creates the operator; prefer ``Publisher/debounce(for:scheduler:)``.
+        public init(upstream: Upstream, dueTime: Duration, scheduler: any Scheduler) {
+            self.upstream = upstream
+            self.dueTime = dueTime
+            self.scheduler = scheduler
+        }
+
+        /// Attaches `subscriber` through a debouncing subscription.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(DebounceInner(downstream: subscriber, dueTime: dueTime, scheduler: scheduler))
+        }
+    }
+}
+
+/// The decisions of one debounce subscription, free of locks, threads and schedulers.
+///
+/// Each event method mutates the state and returns what the caller must do once it has released its
+/// lock. A timer is identified by the `generation` it was started for: a newer value or a completion
+/// bumps the generation, so a stale timer that fires anyway finds nothing to emit.
+package struct DebounceStateMachine<Output, Failure: Error> {
+    /// Where the subscription is in its life.
+    package enum Phase {
+        /// Receiving values.
+        case running
+        /// Upstream completed; the completion (after a possible flush) is scheduled.
+        case completing(Subscribers.Completion<Failure>)
+        /// Completed or cancelled: nothing more happens.
+        case terminated
+    }
+
+    /// What to do after a value arrived.
+    package enum ValueAction {
+        /// Nothing (the subscription has ended).
+        case none
+        /// Cancel `cancelling` (the previous timer) and start a timer for `generation`.
+        case startTimer(generation: UInt64, cancelling: (any Cancellable)?)
+    }
+
+    /// What to do when a timer fires or the scheduled completion runs.
+    package enum EmitAction {
+        /// Nothing to deliver.
+        case none
+        /// Deliver this value, then report the downstream's extra demand with ``delivered(additional:)``.
+        case deliver(Output)
+        /// Deliver this completion; the subscription is over.
+        case complete(Subscribers.Completion<Failure>)
+    }
+
+    /// The current phase.
+    package private(set) var phase = Phase.running
+    /// The value waiting for its timer (or for the completion flush).
+    package private(set) var pending: Output?
+    /// The generation of the latest timer; only a timer of this generation may emit.
+    package private(set) var generation: UInt64 = 0
+    /// What the downstream may still receive.
+    package private(set) var demand = Subscribers.Demand.none
+    /// The live timer or scheduled completion, cancelled when superseded.
+    private var timer: (any Cancellable)?
+
+    /// A state machine waiting for values.
+    package init() {}
+
+    /// A value arrived: it becomes the pending one and a new timer must replace the old.
+    package mutating func received(_ value: Output) -> ValueAction {
+        guard case .running = phase else { return .none }
+        pending = value
+        generation &+= 1
+        defer { timer = nil }
+        return .startTimer(generation: generation, cancelling: timer)
+    }
+
+    /// Keeps the handle of the timer (or completion action) started for `generation`; returns it when
+    /// it is already stale, for the caller to cancel.
+    package mutating func started(_ handle: any Cancellable, generation: UInt64) -> (any Cancellable)? {
+        switch phase {
+        case .running where generation == self.generation && pending != nil,
+            .completing where generation == self.generation:
+            timer = handle
+            return nil
+        default:
+            return handle
+        }
+    }
+
+    /// The timer of `generation` fired: emit the pending value if it is still current and wanted.
+    package mutating func timerFired(generation: UInt64) -> EmitAction {
+        guard case .running = phase, generation == self.generation, let value = pending else { return .none }
+        pending = nil
+        timer = nil
+        return take(value)
+    }
+
+    /// The downstream asked for more values.
+    package mutating func requested(_ more: Subscribers.Demand) {
+        if case .terminated = phase { return }
+        demand += more
+    }
+
+    /// The downstream returned `additional` demand from `receive(_:)`.
+    package mutating func delivered(additional: Subscribers.Demand) {
+        requested(additional)
+    }
+
+    /// Upstream completed: a failure drops the pending value; the completion must be scheduled now
+    /// for the generation returned (after cancelling the old timer).
+    package mutating func completed(_ completion: Subscribers.Completion<Failure>) -> ValueAction {
+        guard case .running = phase else { return .none }
+        if case .failure = completion { pending = nil }
+        phase = .completing(completion)
+        generation &+= 1
+        defer { timer = nil }
+        return .startTimer(generation: generation, cancelling: timer)
+    }
+
+    /// The scheduled completion runs: first the pending value (if wanted), then the completion. Call
+    /// again after delivering a value.
+    package mutating func completionDue() -> EmitAction {
+        guard case .completing(let completion) = phase else { return .none }
+        if let value = pending {
+            pending = nil
+            let action = take(value)
+            if case .deliver = action { return action }
+        }
+        phase = .terminated
+        timer = nil
+        return .complete(completion)
+    }
+
+    /// The downstream cancelled: returns the timer to cancel.
+    package mutating func cancelled() -> (any Cancellable)? {
+        phase = .terminated
+        pending = nil
+        defer { timer = nil }
+        return timer
+    }
+
+    /// Spends one demand on `value`, or drops it when there is none.
+    private mutating func take(_ value: Output) -> EmitAction {
+        guard demand > .none else { return .none }
+        demand -= 1
+        return .deliver(value)
+    }
+}
+
+private final class DebounceInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    @unchecked Sendable
+{
+    typealias Input = Downstream.Input
+    typealias Failure = Downstream.Failure
+
+    private let lock = Lock()
+    private var machine = DebounceStateMachine<Input, Failure>()
+    private var downstream: Downstream?
+    private let link = UpstreamLink()
+    private let dueTime: Duration
+    private let scheduler: any Scheduler
+
+    init(downstream: Downstream, dueTime: Duration, scheduler: any Scheduler) {
+        self.downstream = downstream
+        self.dueTime = dueTime
+        self.scheduler = scheduler
+    }
+
+    var description: String { "Debounce" }
+
+    func receive(subscription: any Subscription) {
+        guard link.attach(subscription) else { return }
+        lock.withLock { downstream }?.receive(subscription: self)
+        link.request(.unlimited)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        let action = lock.withLock { machine.received(input) }
+        if case .startTimer(let generation, let previous) = action {
+            previous?.cancel()
+            start(generation: generation, at: scheduler.now + dueTime) { $0.timerFired(generation: generation) }
+        }
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        guard link.finish() else { return }
+        let action = lock.withLock { machine.completed(completion) }
+        if case .startTimer(let generation, let previous) = action {
+            previous?.cancel()
+            start(generation: generation, at: scheduler.now) { $0.completionDue() }
+        }
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        lock.withLock { machine.requested(demand) }
+    }
+
+    func cancel() {
+        link.cancel()
+        let (timer, released) = lock.withLock { () -> ((any Cancellable)?, Downstream?) in
+            defer { downstream = nil }
+            return (machine.cancelled(), downstream)
+        }
+        timer?.cancel()
+        _ = released  // destroyed here, outside the lock
+    }
+
+    /// Schedules `action` at `deadline` and hands the handle to the state machine.
+    private func start(
+        generation: UInt64, at deadline: SchedulerInstant,
+        _ action: @escaping (DebounceInner) -> Void
+    ) {
+        let handle = scheduler.schedule(after: deadline, TimingCallback { [weak self] in if let self { action(self) } })
+        lock.withLock { machine.started(handle, generation: generation) }?.cancel()
+    }
+
+    private func timerFired(generation: UInt64) {
+        lock.lock()
+        let action = machine.timerFired(generation: generation)
+        let downstream = self.downstream
+        lock.unlock()
+        guard case .deliver(let value) = action, let downstream else { return }
+        let more = downstream.receive(value)
+        lock.withLock { machine.delivered(additional: more) }
+    }
+
+    private func completionDue() {
+        while true {
+            lock.lock()
+            let action = machine.completionDue()
+            let downstream = self.downstream
+            if case .complete = action { self.downstream = nil }
+            lock.unlock()
+            guard let downstream else { return }
+            switch action {
+            case .none:
+                return
+            case .deliver(let value):
+                let more = downstream.receive(value)
+                lock.withLock { machine.delivered(additional: more) }
+            case .complete(let completion):
+                downstream.receive(completion: completion)
+                return
+            }
+        }
+    }
+}

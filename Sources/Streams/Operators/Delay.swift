@@ -1,0 +1,160 @@
+extension Publisher {
+    /// Shifts every value and the completion later by `interval`, delivering them on `scheduler`.
+    ///
+    /// - Timing: an event received at *t* is delivered at *t* + `interval`, in the order received. The
+    ///   completion follows the last value; a failure is delayed too (as in Combine).
+    /// - Demand: passes straight through — downstream requests go upstream synchronously, and the
+    ///   demand the downstream returns on each delayed value is requested from upstream then.
+    /// - Threading: events are delivered on `scheduler` (use a serial one); the subscription is passed
+    ///   downstream synchronously. One timer is armed at a time, for the earliest waiting event.
+    /// - Cancellation: cancels the upstream and the timer; an event already waiting is never delivered.
+    ///
+    /// ```swift
+    /// let c = subject.delay(for: .seconds(1), scheduler: scheduler).sink { print($0) }
+    /// ```
+    public func delay(for interval: Duration, scheduler: any Scheduler) -> Publishers.Delay<Self> {
+        Publishers.Delay(upstream: self, interval: interval, scheduler: scheduler)
+    }
+}
+
+extension Publishers {
+    /// The publisher returned by ``Publisher/delay(for:scheduler:)``: see there for the contract.
+    public struct Delay<Upstream: Publisher>: Publisher {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose events are delayed.
+        public let upstream: Upstream
+        /// How much later each event is delivered.
+        public let interval: Duration
+        /// Where timers run and events are delivered.
+        public let scheduler: any Scheduler
+
+        /// Creates the operator; prefer ``Publisher/delay(for:scheduler:)``.
+        public init(upstream: Upstream, interval: Duration, scheduler: any Scheduler) {
+            self.upstream = upstream
+            self.interval = interval
+            self.scheduler = scheduler
+        }
+
+        /// Attaches `subscriber` through a delaying subscription.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(DelayInner(downstream: subscriber, interval: interval, scheduler: scheduler))
+        }
+    }
+}
+
+private final class DelayInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    @unchecked Sendable
+{
+    typealias Input = Downstream.Input
+    typealias Failure = Downstream.Failure
+
+    private let lock = Lock()
+    private var downstream: Downstream?
+    private var queue = TimingEventQueue<Input, Failure>()
+    /// Whether a timer is armed (or its action is delivering); only then may events wait unarmed.
+    private var isArmed = false
+    private var generation: UInt64 = 0
+    private var timer: (any Cancellable)?
+    private let link = UpstreamLink()
+    private let interval: Duration
+    private let scheduler: any Scheduler
+
+    init(downstream: Downstream, interval: Duration, scheduler: any Scheduler) {
+        self.downstream = downstream
+        self.interval = interval
+        self.scheduler = scheduler
+    }
+
+    var description: String { "Delay" }
+
+    func receive(subscription: any Subscription) {
+        guard link.attach(subscription) else { return }
+        lock.withLock { downstream }?.receive(subscription: self)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        enqueue(.value(input))
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        guard link.finish() else { return }
+        enqueue(.completion(completion))
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        link.request(demand)
+    }
+
+    func cancel() {
+        link.cancel()
+        let (timer, released) = lock.withLock { () -> ((any Cancellable)?, (Downstream?, [Any])) in
+            defer {
+                downstream = nil
+                self.timer = nil
+                isArmed = false
+                generation &+= 1
+            }
+            return (self.timer, (downstream, queue.removeAll()))
+        }
+        timer?.cancel()
+        _ = released  // destroyed here, outside the lock
+    }
+
+    private func enqueue(_ event: TimingEventQueue<Input, Failure>.Event) {
+        let due = scheduler.now + interval
+        let generation = lock.withLock { () -> UInt64? in
+            guard downstream != nil else { return nil }
+            queue.append(event, due: due)
+            guard !isArmed else { return nil }
+            isArmed = true
+            self.generation &+= 1
+            return self.generation
+        }
+        if let generation { arm(generation, at: due) }
+    }
+
+    private func arm(_ generation: UInt64, at deadline: SchedulerInstant) {
+        let handle = scheduler.schedule(
+            after: deadline, TimingCallback { [weak self] in self?.timerFired(generation: generation) })
+        let stale = lock.withLock { () -> (any Cancellable)? in
+            guard isArmed, generation == self.generation else { return handle }
+            timer = handle
+            return nil
+        }
+        stale?.cancel()
+    }
+
+    /// Delivers every event due by now, in order, then arms the timer for the next one.
+    private func timerFired(generation: UInt64) {
+        let now = scheduler.now
+        lock.lock()
+        guard isArmed, generation == self.generation else { return lock.unlock() }
+        timer = nil
+        while true {
+            guard let downstream, let event = queue.popFirst(dueBy: now) else { break }
+            lock.unlock()
+            switch event {
+            case .value(let value):
+                let more = downstream.receive(value)
+                if more > .none { link.request(more) }
+            case .completion(let completion):
+                lock.withLock { self.downstream = nil }
+                downstream.receive(completion: completion)
+            }
+            lock.lock()
+        }
+        guard downstream != nil, let next = queue.firstDue else {
+            isArmed = false
+            return lock.unlock()
+        }
+        self.generation &+= 1
+        let nextGeneration = self.generation
+        lock.unlock()
+        arm(nextGeneration, at: next)
+    }
+}

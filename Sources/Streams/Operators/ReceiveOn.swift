@@ -1,0 +1,122 @@
+extension Publisher {
+    /// Delivers values and the completion on `scheduler`, in the order they were received.
+    ///
+    /// - Threading: events wait in a queue; one action scheduled with `scheduler.schedule(_:)` delivers
+    ///   everything queued, so order is kept and events received during delivery join the same run. The
+    ///   subscription, `request(_:)` and `cancel()` pass through synchronously, as in Combine (use
+    ///   ``Publisher/subscribe(on:)`` to move those).
+    /// - Demand: passes through; the demand the downstream returns on a value is requested upstream then.
+    /// - Cancellation: cancels upstream at once; an event already queued is never delivered (the action
+    ///   already scheduled still runs, and does nothing).
+    ///
+    /// ```swift
+    /// let c = network.results.receive(on: DispatchQueue.main).sink { render($0) }
+    /// ```
+    public func receive(on scheduler: any Scheduler) -> Publishers.ReceiveOn<Self> {
+        Publishers.ReceiveOn(upstream: self, scheduler: scheduler)
+    }
+}
+
+extension Publishers {
+    /// The publisher returned by ``Publisher/receive(on:)``: see there for the contract.
+    public struct ReceiveOn<Upstream: Publisher>: Publisher {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose events are moved.
+        public let upstream: Upstream
+        /// Where events are delivered.
+        public let scheduler: any Scheduler
+
+        /// Creates the operator; prefer ``Publisher/receive(on:)``.
+        public init(upstream: Upstream, scheduler: any Scheduler) {
+            self.upstream = upstream
+            self.scheduler = scheduler
+        }
+
+        /// Attaches `subscriber`; its events will arrive on ``scheduler``.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            upstream.subscribe(ReceiveOnInner(downstream: subscriber, scheduler: scheduler))
+        }
+    }
+}
+
+private final class ReceiveOnInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    @unchecked Sendable
+{
+    typealias Input = Downstream.Input
+    typealias Failure = Downstream.Failure
+
+    private let lock = Lock()
+    private var downstream: Downstream?
+    private var queue = TimingEventQueue<Input, Failure>()
+    /// Whether a drain is scheduled or running; events then only join the queue.
+    private var isDrainScheduled = false
+    private let link = UpstreamLink()
+    private let scheduler: any Scheduler
+
+    init(downstream: Downstream, scheduler: any Scheduler) {
+        self.downstream = downstream
+        self.scheduler = scheduler
+    }
+
+    var description: String { "ReceiveOn" }
+
+    func receive(subscription: any Subscription) {
+        guard link.attach(subscription) else { return }
+        lock.withLock { downstream }?.receive(subscription: self)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        enqueue(.value(input))
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        guard link.finish() else { return }
+        enqueue(.completion(completion))
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        link.request(demand)
+    }
+
+    func cancel() {
+        link.cancel()
+        let released = lock.withLock { () -> (Downstream?, [Any]) in
+            defer { downstream = nil }
+            return (downstream, queue.removeAll())
+        }
+        _ = released  // destroyed here, outside the lock
+    }
+
+    private func enqueue(_ event: TimingEventQueue<Input, Failure>.Event) {
+        let schedule = lock.withLock { () -> Bool in
+            guard downstream != nil else { return false }
+            queue.append(event)
+            defer { isDrainScheduled = true }
+            return !isDrainScheduled
+        }
+        if schedule { scheduler.schedule(TimingCallback { [weak self] in self?.drain() }) }
+    }
+
+    private func drain() {
+        lock.lock()
+        while let downstream, let event = queue.popFirst() {
+            lock.unlock()
+            switch event {
+            case .value(let value):
+                let more = downstream.receive(value)
+                if more > .none { link.request(more) }
+            case .completion(let completion):
+                lock.withLock { self.downstream = nil }
+                downstream.receive(completion: completion)
+            }
+            lock.lock()
+        }
+        isDrainScheduled = false
+        lock.unlock()
+    }
+}

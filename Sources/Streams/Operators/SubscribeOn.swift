@@ -1,0 +1,111 @@
+extension Publisher {
+    /// Performs the upstream's `subscribe`, and every `request(_:)` and `cancel()` sent to it, on
+    /// `scheduler`.
+    ///
+    /// - Threading: the upstream is subscribed by an action scheduled with `scheduler.schedule(_:)`;
+    ///   requests and the upstream cancel are scheduled the same way, in call order. Values and the
+    ///   completion are *not* moved: they arrive on whatever thread upstream sends them (combine with
+    ///   ``Publisher/receive(on:)`` for that). As in Combine.
+    /// - Cancellation: `cancel()` stops delivery at once (nothing reaches the downstream afterwards, even
+    ///   before the scheduled upstream cancel has run) and releases the downstream.
+    ///
+    /// ```swift
+    /// let c = expensiveWork.subscribe(on: backgroundQueue).receive(on: DispatchQueue.main).sink { show($0) }
+    /// ```
+    public func subscribe(on scheduler: any Scheduler) -> Publishers.SubscribeOn<Self> {
+        Publishers.SubscribeOn(upstream: self, scheduler: scheduler)
+    }
+}
+
+extension Publishers {
+    /// The publisher returned by ``Publisher/subscribe(on:)``: see there for the contract.
+    public struct SubscribeOn<Upstream: Publisher>: Publisher {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher subscribed on ``scheduler``.
+        public let upstream: Upstream
+        /// Where the upstream's subscribe, requests and cancel run.
+        public let scheduler: any Scheduler
+
+        /// Creates the operator; prefer ``Publisher/subscribe(on:)``.
+        public init(upstream: Upstream, scheduler: any Scheduler) {
+            self.upstream = upstream
+            self.scheduler = scheduler
+        }
+
+        /// Schedules the upstream subscription of `subscriber` on ``scheduler``.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            SubscribeOnInner(upstream: upstream, downstream: subscriber, scheduler: scheduler).start()
+        }
+    }
+}
+
+private final class SubscribeOnInner<Upstream: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
+    CustomStringConvertible, @unchecked Sendable
+where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
+    typealias Input = Downstream.Input
+    typealias Failure = Downstream.Failure
+
+    private let lock = Lock()
+    /// Held until the scheduled subscribe takes it.
+    private var upstream: Upstream?
+    private var downstream: Downstream?
+    private let link = UpstreamLink()
+    private let scheduler: any Scheduler
+
+    init(upstream: Upstream, downstream: Downstream, scheduler: any Scheduler) {
+        self.upstream = upstream
+        self.downstream = downstream
+        self.scheduler = scheduler
+    }
+
+    var description: String { "SubscribeOn" }
+
+    /// Schedules the upstream subscribe; the action keeps this subscription alive until it runs.
+    func start() {
+        scheduler.schedule(
+            TimingCallback {
+                let upstream = self.lock.withLock { () -> Upstream? in
+                    defer { self.upstream = nil }
+                    return self.upstream
+                }
+                upstream?.subscribe(self)
+            })
+    }
+
+    func receive(subscription: any Subscription) {
+        guard link.attach(subscription) else { return }
+        lock.withLock { downstream }?.receive(subscription: self)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        guard let downstream = lock.withLock({ downstream }) else { return .none }
+        return downstream.receive(input)
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        let downstream = lock.withLock { () -> Downstream? in
+            defer { self.downstream = nil }
+            return self.downstream
+        }
+        downstream?.receive(completion: completion)
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        let link = self.link
+        scheduler.schedule { link.request(demand) }
+    }
+
+    func cancel() {
+        let released = lock.withLock { () -> Downstream? in
+            defer { downstream = nil }
+            return downstream
+        }
+        _ = released  // destroyed here, outside the lock
+        let link = self.link
+        scheduler.schedule { link.cancel() }
+    }
+}

@@ -1,0 +1,199 @@
+extension Publisher {
+    /// Ends the stream if `interval` passes without a value or a completion from upstream.
+    ///
+    /// - Timing: the deadline is `interval` after subscription, and restarts at each value. When it
+    ///   passes, the upstream is cancelled and the stream fails with `customError()` — or, without
+    ///   `customError`, finishes normally (as in Combine).
+    /// - Demand: passes through; the demand the downstream returns on a value is requested upstream then.
+    ///   Waiting for lack of demand still counts towards the deadline.
+    /// - Threading: values and the completion are delivered on `scheduler`, in order, each by an action
+    ///   scheduled for the instant it arrived (as in Combine); the subscription is passed downstream
+    ///   synchronously. `customError` is called on `scheduler`.
+    /// - Cancellation and completion cancel the timer; cancellation releases everything queued.
+    ///
+    /// ```swift
+    /// let c = response.timeout(.seconds(5), scheduler: scheduler, customError: { .timedOut })
+    ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+    /// ```
+    public func timeout(
+        _ interval: Duration, scheduler: any Scheduler, customError: (() -> Failure)? = nil
+    ) -> Publishers.Timeout<Self> {
+        Publishers.Timeout(upstream: self, interval: interval, scheduler: scheduler, customError: customError)
+    }
+}
+
+extension Publishers {
+    /// The publisher returned by ``Publisher/timeout(_:scheduler:customError:)``: see there for the contract.
+    public struct Timeout<Upstream: Publisher>: Publisher {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher being watched.
+        public let upstream: Upstream
+        /// The longest wait allowed for the first value, between values and for the completion.
+        public let interval: Duration
+        /// Where the timer runs and events are delivered.
+        public let scheduler: any Scheduler
+        /// Makes the error to fail with on timeout; `nil` finishes normally instead.
+        public let customError: (() -> Failure)?
+
+        /// Creates the operator; prefer ``Publisher/timeout(_:scheduler:customError:)``.
+        public init(
+            upstream: Upstream, interval: Duration, scheduler: any Scheduler, customError: (() -> Failure)?
+        ) {
+            self.upstream = upstream
+            self.interval = interval
+            self.scheduler = scheduler
+            self.customError = customError
+        }
+
+        /// Attaches `subscriber` through a watching subscription.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            let inner = TimeoutInner(
+                downstream: subscriber, interval: interval, scheduler: scheduler, customError: customError)
+            upstream.subscribe(inner)
+        }
+    }
+}
+
+private final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+    @unchecked Sendable
+{
+    typealias Input = Downstream.Input
+    typealias Failure = Downstream.Failure
+
+    private let lock = Lock()
+    private var downstream: Downstream?
+    private var queue = TimingEventQueue<Input, Failure>()
+    private var isDrainScheduled = false
+    /// Whether upstream events are still accepted (false after completion, timeout or cancel).
+    private var isWatching = true
+    private var generation: UInt64 = 0
+    private var timer: (any Cancellable)?
+    private var customError: (() -> Failure)?
+    private let link = UpstreamLink()
+    private let interval: Duration
+    private let scheduler: any Scheduler
+
+    init(downstream: Downstream, interval: Duration, scheduler: any Scheduler, customError: (() -> Failure)?) {
+        self.downstream = downstream
+        self.interval = interval
+        self.scheduler = scheduler
+        self.customError = customError
+    }
+
+    var description: String { "Timeout" }
+
+    func receive(subscription: any Subscription) {
+        guard link.attach(subscription) else { return }
+        restartTimer(after: nil)
+        lock.withLock { downstream }?.receive(subscription: self)
+    }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        restartTimer(after: .value(input))
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        guard link.finish() else { return }
+        let (timer, schedule) = lock.withLock { () -> ((any Cancellable)?, Bool) in
+            guard isWatching else { return (nil, false) }
+            isWatching = false
+            return (takeTimer(), append(.completion(completion)))
+        }
+        timer?.cancel()
+        if schedule { scheduleDrain() }
+    }
+
+    func request(_ demand: Subscribers.Demand) {
+        link.request(demand)
+    }
+
+    func cancel() {
+        link.cancel()
+        let (timer, released) = lock.withLock { () -> ((any Cancellable)?, (Downstream?, [Any], (() -> Failure)?)) in
+            defer {
+                downstream = nil
+                customError = nil
+                isWatching = false
+            }
+            return (takeTimer(), (downstream, queue.removeAll(), customError))
+        }
+        timer?.cancel()
+        _ = released  // destroyed here, outside the lock
+    }
+
+    /// Queues `event` (if any) and replaces the timer by one due `interval` from now.
+    private func restartTimer(after event: TimingEventQueue<Input, Failure>.Event?) {
+        let (previous, generation, schedule) = lock.withLock { () -> ((any Cancellable)?, UInt64?, Bool) in
+            guard isWatching else { return (nil, nil, false) }
+            self.generation &+= 1
+            let schedule = event.map { append($0) } ?? false
+            return (takeTimer(), self.generation, schedule)
+        }
+        previous?.cancel()
+        if schedule { scheduleDrain() }
+        guard let generation else { return }
+        let handle = scheduler.schedule(
+            after: scheduler.now + interval, TimingCallback { [weak self] in self?.timerFired(generation: generation) })
+        let stale = lock.withLock { () -> (any Cancellable)? in
+            guard isWatching, generation == self.generation else { return handle }
+            timer = handle
+            return nil
+        }
+        stale?.cancel()
+    }
+
+    private func timerFired(generation: UInt64) {
+        let makeError = lock.withLock { () -> (() -> Failure)?? in
+            guard isWatching, generation == self.generation else { return nil }
+            isWatching = false
+            timer = nil
+            defer { customError = nil }
+            return .some(customError)
+        }
+        guard let makeError else { return }
+        link.cancel()
+        let completion: Subscribers.Completion<Failure> = makeError.map { .failure($0()) } ?? .finished
+        if lock.withLock({ append(.completion(completion)) }) { scheduleDrain() }
+    }
+
+    /// Queues `event` (lock held); returns whether a drain must be scheduled.
+    private func append(_ event: TimingEventQueue<Input, Failure>.Event) -> Bool {
+        guard downstream != nil else { return false }
+        queue.append(event)
+        defer { isDrainScheduled = true }
+        return !isDrainScheduled
+    }
+
+    /// Takes the live timer (lock held).
+    private func takeTimer() -> (any Cancellable)? {
+        defer { timer = nil }
+        return timer
+    }
+
+    private func scheduleDrain() {
+        scheduler.schedule(TimingCallback { [weak self] in self?.drain() })
+    }
+
+    private func drain() {
+        lock.lock()
+        while let downstream, let event = queue.popFirst() {
+            lock.unlock()
+            switch event {
+            case .value(let value):
+                let more = downstream.receive(value)
+                if more > .none { link.request(more) }
+            case .completion(let completion):
+                lock.withLock { self.downstream = nil }
+                downstream.receive(completion: completion)
+            }
+            lock.lock()
+        }
+        isDrainScheduled = false
+        lock.unlock()
+    }
+}

@@ -1,0 +1,28 @@
+/// A callback a timing operator hands to its scheduler inside a `@Sendable` action.
+///
+/// The operators' subscriptions are generic over their downstream, and a `@Sendable` closure may not
+/// capture a value whose generic metatype is not known to be sendable. The subscription therefore
+/// wraps its callback (which captures it weakly, or strongly for a one-shot like `subscribe(on:)`) in
+/// this non-generic box, and the scheduler action captures only the box. It is safe because every
+/// subscription that uses it guards its state with a lock.
+final class TimingCallback: @unchecked Sendable {
+    private let body: () -> Void
+
+    /// Wraps `body`.
+    init(_ body: @escaping () -> Void) { self.body = body }
+
+    /// Runs the callback.
+    func run() { body() }
+}
+
+extension Scheduler {
+    /// Schedules `callback` at `deadline` (see ``Scheduler/schedule(after:_:)``).
+    func schedule(after deadline: SchedulerInstant, _ callback: TimingCallback) -> any Cancellable {
+        schedule(after: deadline) { callback.run() }
+    }
+
+    /// Schedules `callback` as soon as possible (see ``Scheduler/schedule(_:)``).
+    func schedule(_ callback: TimingCallback) {
+        schedule { callback.run() }
+    }
+}

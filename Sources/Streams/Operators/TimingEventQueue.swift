@@ -1,0 +1,49 @@
+/// A first-in first-out queue of events waiting for a timing operator (`delay`, `receive(on:)`,
+/// `timeout`) to deliver them on its scheduler.
+///
+/// It lives in the operator's locked state, so values never travel inside `@Sendable` closures.
+/// Each event carries the instant it is due (`delay`); operators that deliver as soon as possible
+/// use `.zero`. Appending and popping are amortised O(1).
+struct TimingEventQueue<Output, Failure: Error> {
+    /// One event to deliver.
+    enum Event {
+        case value(Output)
+        case completion(Subscribers.Completion<Failure>)
+    }
+
+    private var items: [(due: SchedulerInstant, event: Event)] = []
+    private var head = 0
+
+    /// Whether no event is waiting.
+    var isEmpty: Bool { head == items.count }
+
+    /// When the first waiting event is due, if any.
+    var firstDue: SchedulerInstant? { isEmpty ? nil : items[head].due }
+
+    /// Adds an event at the end.
+    mutating func append(_ event: Event, due: SchedulerInstant = .zero) {
+        items.append((due, event))
+    }
+
+    /// Removes and returns the first event, if it is due by `instant` (any first event when `nil`).
+    mutating func popFirst(dueBy instant: SchedulerInstant? = nil) -> Event? {
+        guard !isEmpty else { return nil }
+        if let instant, items[head].due > instant { return nil }
+        let event = items[head].event
+        head += 1
+        if head == items.count {
+            items.removeAll(keepingCapacity: true)
+            head = 0
+        }
+        return event
+    }
+
+    /// Drops every event; returns them so they are destroyed by the caller, outside its lock.
+    mutating func removeAll() -> [(due: SchedulerInstant, event: Event)] {
+        defer {
+            items = []
+            head = 0
+        }
+        return items
+    }
+}

@@ -1,0 +1,137 @@
+extension Publishers {
+    /// A publisher that emits the scheduler's time at a regular interval, forever.
+    ///
+    /// - Timing: each subscription starts its own clock when it is subscribed: ticks are due at
+    ///   *start* + *k* · `interval` (*k* = 1, 2, …), computed from the start, so they never drift; a tick
+    ///   that comes late (a busy real scheduler) does not shift the ones after it, and ticks missed
+    ///   entirely are skipped rather than emitted in a rush. Each tick emits `scheduler.now`.
+    /// - Demand: a tick that finds the subscriber without demand is dropped (the clock keeps going).
+    /// - Threading: ticks are delivered on `scheduler`. Never completes, never fails.
+    /// - Cancellation: cancels the pending tick (nothing remains scheduled) and releases the subscriber.
+    /// - **Difference from Combine:** `Timer.publish(every:on:in:)` returns a `ConnectablePublisher` that
+    ///   ticks only after `connect()` / `autoconnect()`, shared by all subscribers. This one is an ordinary
+    ///   cold publisher: every subscriber gets its own ticks, starting at its subscription.
+    ///
+    /// ```swift
+    /// let c = scheduler.timerPublisher(every: .seconds(1)).sink { print("tick at", $0) }
+    /// ```
+    public struct Timer: Publisher {
+        /// The scheduler's time at each tick.
+        public typealias Output = SchedulerInstant
+        /// A timer never fails.
+        public typealias Failure = Never
+
+        /// The time between ticks; positive.
+        public let interval: Duration
+        /// How late a tick may be. Kept for familiarity with Combine's `Timer.publish`: ``Scheduler``
+        /// has no tolerance option, so schedulers currently fire as close to the deadline as they can.
+        public let tolerance: Duration
+        /// Where ticks are scheduled and delivered.
+        public let scheduler: any Scheduler
+
+        /// A timer ticking every `interval` (which must be positive) on `scheduler`.
+        public init(every interval: Duration, tolerance: Duration = .zero, scheduler: any Scheduler) {
+            precondition(interval > .zero, "Publishers.Timer: the interval must be positive")
+            self.interval = interval
+            self.tolerance = tolerance
+            self.scheduler = scheduler
+        }
+
+        /// Starts ticking for `subscriber`.
+        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+            TimerSubscription(downstream: subscriber, interval: interval, scheduler: scheduler).start()
+        }
+    }
+}
+
+extension Scheduler {
+    /// A publisher of this scheduler's time every `interval`, starting when subscribed: see
+    /// ``Publishers/Timer`` (it differs from Combine's connectable `Timer.publish`).
+    ///
+    /// ```swift
+    /// let c = scheduler.timerPublisher(every: .milliseconds(100)).sink { print($0) }
+    /// ```
+    public func timerPublisher(every interval: Duration, tolerance: Duration = .zero) -> Publishers.Timer {
+        Publishers.Timer(every: interval, tolerance: tolerance, scheduler: self)
+    }
+}
+
+private final class TimerSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
+    @unchecked Sendable
+where Downstream.Input == SchedulerInstant, Downstream.Failure == Never {
+    private let lock = Lock()
+    private var downstream: Downstream?
+    private var demand = Subscribers.Demand.none
+    private var tick: (any Cancellable)?
+    /// Which tick (`k`) is scheduled; a stale action never emits.
+    private var count = 0
+    /// When the subscription started: tick `k` is due at `origin + k · interval`.
+    private var origin = SchedulerInstant.zero
+    private let interval: Duration
+    private let scheduler: any Scheduler
+
+    init(downstream: Downstream, interval: Duration, scheduler: any Scheduler) {
+        self.downstream = downstream
+        self.interval = interval
+        self.scheduler = scheduler
+    }
+
+    var description: String { "Timer" }
+
+    func start() {
+        let start = scheduler.now
+        lock.withLock { origin = start }
+        lock.withLock { downstream }?.receive(subscription: self)
+        schedule(count: 1)
+    }
+
+    func request(_ more: Subscribers.Demand) {
+        lock.withLock { if downstream != nil { demand += more } }
+    }
+
+    func cancel() {
+        let (tick, released) = lock.withLock { () -> ((any Cancellable)?, Downstream?) in
+            defer {
+                self.tick = nil
+                downstream = nil
+            }
+            return (self.tick, downstream)
+        }
+        tick?.cancel()
+        _ = released  // destroyed here, outside the lock
+    }
+
+    /// Schedules tick `count` at `start + count · interval`.
+    private func schedule(count: Int) {
+        let deadline = lock.withLock { () -> SchedulerInstant? in
+            guard downstream != nil else { return nil }
+            self.count = count
+            return origin + interval * count
+        }
+        guard let deadline else { return }
+        let handle = scheduler.schedule(after: deadline, TimingCallback { [weak self] in self?.fire(count: count) })
+        let stale = lock.withLock { () -> (any Cancellable)? in
+            guard downstream != nil, count == self.count else { return handle }
+            tick = handle
+            return nil
+        }
+        stale?.cancel()
+    }
+
+    private func fire(count: Int) {
+        let now = scheduler.now
+        lock.lock()
+        guard let downstream, count == self.count else { return lock.unlock() }
+        tick = nil
+        // The next tick after `now` (skipping any missed entirely), never earlier than count + 1.
+        let elapsed = Int(((now - origin) / interval).rounded(.down))
+        let next = Swift.max(count + 1, elapsed + 1)
+        let wanted = demand > .none
+        if wanted { demand -= 1 }
+        lock.unlock()
+        schedule(count: next)
+        guard wanted else { return }
+        let more = downstream.receive(now)
+        if more > .none { request(more) }
+    }
+}

@@ -1,0 +1,105 @@
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite struct ReceiveOnTests {
+    @Test func eventsWaitForTheSchedulerAndArriveInOrder() {
+        let scheduler = TestScheduler()
+        let input = PassthroughSubject<Int, Never>()
+        let recorder = input.receive(on: scheduler).record(on: scheduler)
+        input.send(1)
+        input.send(2)
+        #expect(recorder.events.isEmpty)
+        scheduler.advance(to: .ms(50))
+        input.send(3)
+        input.send(completion: .finished)
+        scheduler.advance()
+        #expect(
+            recorder.events == [
+                .value(1, at: .zero), .value(2, at: .zero), .value(3, at: .milliseconds(50)),
+                .finished(at: .milliseconds(50)),
+            ])
+    }
+
+    @Test func subscriptionAndRequestsPassThroughSynchronously() {
+        let scheduler = TestScheduler()
+        let probe = TimingProbe<Int, Never>()
+        let recorder = probe.receive(on: scheduler).record(on: scheduler, demand: .max(2))
+        #expect(recorder.subscriptionCount == 1)
+        #expect(probe.requests == [.max(2)])
+        recorder.request(.max(1))
+        #expect(probe.requests == [.max(2), .max(1)])
+        recorder.cancel()
+        #expect(probe.cancelCount == 1)
+    }
+
+    @Test func demandReturnedByTheSubscriberGoesUpstream() {
+        let scheduler = TestScheduler()
+        let probe = TimingProbe<Int, Never>()
+        let recorder = probe.receive(on: scheduler).record(on: scheduler, demand: .max(1), demandPerValue: .max(1))
+        probe.send(1)
+        #expect(probe.requests == [.max(1)])
+        scheduler.advance()
+        #expect(recorder.values == [1])
+        #expect(probe.requests == [.max(1), .max(1)])
+    }
+
+    @Test func valuesSentFromInsideReceiveKeepTheirPlace() {
+        let scheduler = TestScheduler()
+        let input = PassthroughSubject<Int, Never>()
+        var received: [Int] = []
+        let cancellable = input.receive(on: scheduler).sink { value in
+            received.append(value)
+            if value == 1 { input.send(11) }
+        }
+        input.send(1)
+        input.send(2)
+        scheduler.advance()
+        #expect(received == [1, 2, 11])
+        cancellable.cancel()
+    }
+
+    @Test func nothingQueuedIsDeliveredAfterCancel() {
+        let scheduler = TestScheduler()
+        let input = PassthroughSubject<Int, Never>()
+        weak var weakRecorder: TestRecorder<Int, Never>?
+        do {
+            let recorder = input.receive(on: scheduler).record(on: scheduler)
+            weakRecorder = recorder
+            input.send(1)
+            input.send(completion: .finished)
+            recorder.cancel()
+            recorder.cancel()
+            scheduler.run()
+            #expect(recorder.events.isEmpty)
+        }
+        #expect(weakRecorder == nil)
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test func aSubscriberMayCancelFromInsideAValue() {
+        let scheduler = TestScheduler()
+        let input = PassthroughSubject<Int, Never>()
+        var received: [Int] = []
+        var cancellable: AnyCancellable?
+        cancellable = input.receive(on: scheduler).sink {
+            received.append($0)
+            cancellable?.cancel()
+        }
+        input.send(1)
+        input.send(2)
+        scheduler.advance()
+        #expect(received == [1])
+        _ = cancellable
+    }
+
+    @Test func onlyOneDrainIsScheduledForABurst() {
+        let scheduler = TestScheduler()
+        let input = PassthroughSubject<Int, Never>()
+        let recorder = input.receive(on: scheduler).record(on: scheduler)
+        for value in 0..<100 { input.send(value) }
+        #expect(scheduler.pendingCount == 1)
+        scheduler.advance()
+        #expect(recorder.values == Array(0..<100))
+    }
+}

@@ -1,0 +1,91 @@
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite struct TimeoutTests {
+    @Test func silenceAfterSubscriptionFinishesWithoutCustomError() {
+        let scheduler = TestScheduler()
+        let probe = TimingProbe<Int, Never>()
+        let recorder = probe.timeout(.milliseconds(100), scheduler: scheduler).record(on: scheduler)
+        scheduler.advance(to: .ms(99))
+        #expect(recorder.events.isEmpty)
+        scheduler.advance(to: .ms(100))
+        #expect(recorder.events == [.finished(at: .milliseconds(100))])
+        #expect(probe.cancelCount == 1)
+        probe.send(1)
+        scheduler.advance(to: .ms(300))
+        #expect(recorder.events == [.finished(at: .milliseconds(100))])
+    }
+
+    @Test func theTimerRestartsAfterEachValueAndFailsWithTheCustomError() {
+        let scheduler = TestScheduler()
+        let input = PassthroughSubject<Int, TimingTestError>()
+        let recorder = input.timeout(.milliseconds(100), scheduler: scheduler, customError: { .timedOut })
+            .record(on: scheduler)
+        for (time, value) in [(50, 1), (140, 2), (230, 3)] {
+            scheduler.advance(to: .ms(time))
+            input.send(value)
+        }
+        scheduler.advance(to: .ms(1000))
+        #expect(
+            recorder.events == [
+                .value(1, at: .milliseconds(50)), .value(2, at: .milliseconds(140)), .value(3, at: .milliseconds(230)),
+                .failure(.timedOut, at: .milliseconds(330)),
+            ])
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test func aCompletionInTimeCancelsTheTimer() {
+        let scheduler = TestScheduler()
+        let input = PassthroughSubject<Int, TimingTestError>()
+        let recorder = input.timeout(.milliseconds(100), scheduler: scheduler, customError: { .timedOut })
+            .record(on: scheduler)
+        scheduler.advance(to: .ms(60))
+        input.send(completion: .failure(.boom))
+        scheduler.advance()
+        #expect(scheduler.pendingCount == 0)
+        scheduler.advance(to: .ms(1000))
+        #expect(recorder.events == [.failure(.boom, at: .milliseconds(60))])
+    }
+
+    @Test func valuesAndCompletionAreDeliveredOnTheScheduler() {
+        let scheduler = TestScheduler()
+        let input = PassthroughSubject<Int, Never>()
+        let recorder = input.timeout(.milliseconds(100), scheduler: scheduler).record(on: scheduler)
+        input.send(1)
+        input.send(completion: .finished)
+        #expect(recorder.events.isEmpty)
+        scheduler.advance()
+        #expect(recorder.events == [.value(1, at: .zero), .finished(at: .zero)])
+    }
+
+    @Test func cancelStopsTheTimerAndReleasesTheSubscriber() {
+        let scheduler = TestScheduler()
+        let probe = TimingProbe<Int, Never>()
+        weak var weakRecorder: TestRecorder<Int, Never>?
+        do {
+            let recorder = probe.timeout(.milliseconds(100), scheduler: scheduler).record(on: scheduler)
+            weakRecorder = recorder
+            probe.send(1)
+            recorder.cancel()
+            recorder.cancel()
+            #expect(probe.cancelCount == 1)
+            scheduler.advance(to: .ms(500))
+            #expect(recorder.events.isEmpty)
+            #expect(scheduler.pendingCount == 0)
+        }
+        #expect(weakRecorder == nil)
+    }
+
+    @Test func demandPassesThrough() {
+        let scheduler = TestScheduler()
+        let probe = TimingProbe<Int, Never>()
+        let recorder = probe.timeout(.milliseconds(100), scheduler: scheduler)
+            .record(on: scheduler, demand: .max(1), demandPerValue: .max(2))
+        #expect(probe.requests == [.max(1)])
+        probe.send(1)
+        scheduler.advance()
+        #expect(recorder.values == [1])
+        #expect(probe.requests == [.max(1), .max(2)])
+    }
+}
