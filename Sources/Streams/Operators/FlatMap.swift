@@ -124,3 +124,38 @@ extension Publishers {
         }
     }
 }
+
+extension Publisher where Failure == Never {
+    /// `flatMap` from a publisher that cannot fail into inner publishers that can: the upstream is
+    /// re-typed with ``Publisher/setFailureType(to:)``, then merged as ``Publisher/flatMap(maxPublishers:_:)``.
+    ///
+    /// ```swift
+    /// let responses = taps.flatMap { api.fetch() }   // taps: Never, fetch: NetworkError
+    /// ```
+    public func flatMap<Child: Publisher>(
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> Child
+    ) -> Publishers.FlatMap<Child, Publishers.SetFailureType<Self, Child.Failure>> {
+        setFailureType(to: Child.Failure.self).flatMap(maxPublishers: maxPublishers, transform)
+    }
+
+    /// `flatMap` when neither the upstream nor the inner publishers can fail (the same-failure form).
+    public func flatMap<Child: Publisher>(
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> Child
+    ) -> Publishers.FlatMap<Child, Self> where Child.Failure == Never {
+        Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
+    }
+}
+
+extension Publisher {
+    /// `flatMap` into inner publishers that cannot fail, from a publisher that can: each inner is
+    /// re-typed with ``Publisher/setFailureType(to:)``.
+    ///
+    /// ```swift
+    /// let lengths = lines.flatMap { Just($0.count) }   // lines: some Error, Just: Never
+    /// ```
+    public func flatMap<Child: Publisher>(
+        maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> Child
+    ) -> Publishers.FlatMap<Publishers.SetFailureType<Child, Failure>, Self> where Child.Failure == Never {
+        flatMap(maxPublishers: maxPublishers) { transform($0).setFailureType(to: Failure.self) }
+    }
+}

@@ -322,3 +322,34 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         }
     }
 }
+
+extension Publisher where Failure == Never, Output: Publisher {
+    /// `switchToLatest` from a publisher that cannot fail to inner publishers that can (the typical
+    /// search box: text that never fails, requests that do). Same contract as the same-failure form.
+    ///
+    /// ```swift
+    /// let results = queries.map { api.search($0) }.switchToLatest()   // queries: Never
+    /// ```
+    public func switchToLatest() -> Publishers.SwitchToLatest<Output, Publishers.SetFailureType<Self, Output.Failure>> {
+        setFailureType(to: Output.Failure.self).switchToLatest()
+    }
+}
+
+extension Publisher where Failure == Never, Output: Publisher, Output.Failure == Never {
+    /// `switchToLatest` when neither the upstream nor the inner publishers can fail.
+    public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
+        Publishers.SwitchToLatest(upstream: self)
+    }
+}
+
+extension Publisher where Output: Publisher, Output.Failure == Never {
+    /// `switchToLatest` into inner publishers that cannot fail, from a publisher that can: each inner
+    /// is re-typed with ``Publisher/setFailureType(to:)``.
+    public func switchToLatest()
+        -> Publishers.SwitchToLatest<
+            Publishers.SetFailureType<Output, Failure>, Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>
+        >
+    {
+        map { $0.setFailureType(to: Failure.self) }.switchToLatest()
+    }
+}
