@@ -141,4 +141,101 @@ import Testing
         #expect(recorder.values == [42])
         recorder.cancel()
     }
+
+    /// Waits (bounded) for a completion delivered on another thread; returns false on time-out.
+    private func waitForCompletion(_ signal: DispatchSemaphore) -> Bool {
+        signal.wait(timeout: .now() + .seconds(20)) == .success
+    }
+
+    @Test func receiveOnDeliversEverythingInOrderPerSenderOnOneQueue() {
+        let subject = PassthroughSubject<Int, Never>()
+        let queue = DispatchQueue(label: "stress.receive-on")
+        let counter = UnsynchronizedCounter()
+        let lastPerSender = Locked([Int](repeating: -1, count: Self.threads))
+        let outOfOrder = Locked(0)
+        let c = subject.receive(on: queue).sink { value in
+            counter.count += 1
+            let sender = value / Self.perThread
+            lastPerSender.withLock { last in
+                if value <= last[sender] { outOfOrder.withLock { $0 += 1 } }
+                last[sender] = value
+            }
+        }
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+            for i in 0..<Self.perThread { subject.send(thread * Self.perThread + i) }
+        }
+        queue.sync {}  // every scheduled drain has run
+        #expect(counter.count == Self.threads * Self.perThread)
+        #expect(outOfOrder.withLock { $0 } == 0)
+        c.cancel()
+    }
+
+    @Test func mergeOfSubjectsFedFromManyThreadsDeliversSerially() {
+        let left = PassthroughSubject<Int, Never>()
+        let right = PassthroughSubject<Int, Never>()
+        let counter = UnsynchronizedCounter()
+        let done = DispatchSemaphore(value: 0)
+        let c = left.merge(with: right).sink(
+            receiveCompletion: { _ in done.signal() },
+            receiveValue: { value in
+                counter.count += 1
+                counter.sum += value
+            })
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+            let target = thread.isMultiple(of: 2) ? left : right
+            for _ in 0..<Self.perThread { target.send(1) }
+        }
+        left.send(completion: .finished)
+        right.send(completion: .finished)
+        #expect(waitForCompletion(done))
+        #expect(counter.count == Self.threads * Self.perThread)
+        #expect(counter.sum == Self.threads * Self.perThread)
+        c.cancel()
+    }
+
+    @Test func debounceOnARealQueueFlushesTheLastValueWhenTheInputFinishes() {
+        let subject = PassthroughSubject<Int, Never>()
+        let queue = DispatchQueue(label: "stress.debounce")
+        let counter = UnsynchronizedCounter()
+        let finished = DispatchSemaphore(value: 0)
+        let c = subject.debounce(for: .seconds(30), scheduler: queue).sink(
+            receiveCompletion: { _ in finished.signal() },
+            receiveValue: { value in
+                counter.count += 1
+                counter.sum = value
+            })
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+            for i in 0..<Self.perThread { subject.send(thread * Self.perThread + i) }
+        }
+        subject.send(-1)
+        subject.send(completion: .finished)
+        // A 30 s debounce never fires here: only the finish can flush, so the one value is the last sent.
+        #expect(waitForCompletion(finished))
+        queue.sync {}
+        #expect(counter.count == 1)
+        #expect(counter.sum == -1)
+        c.cancel()
+    }
+
+    @Test func timingChainOnRealQueuesSurvivesConcurrentSendersAndCancel() {
+        for round in 0..<20 {
+            let subject = PassthroughSubject<Int, Never>()
+            let queue = DispatchQueue(label: "stress.chain.\(round)")
+            let counter = UnsynchronizedCounter()
+            let c = subject
+                .receive(on: queue)
+                .delay(for: .microseconds(50), scheduler: queue)
+                .throttle(for: .microseconds(100), scheduler: queue, latest: true)
+                .debounce(for: .microseconds(20), scheduler: queue)
+                .sink { _ in counter.count += 1 }
+            DispatchQueue.concurrentPerform(iterations: 4) { thread in
+                for i in 0..<200 {
+                    subject.send(i)
+                    if thread == 0 && i == 100 { c.cancel() }
+                }
+            }
+            queue.sync { _ = counter.count }
+            c.cancel()
+        }
+    }
 }
