@@ -53,6 +53,7 @@ package final class Locked<State>: @unchecked Sendable {
     @usableFromInline
     let lock = Lock()
     @usableFromInline
+    @exclusivity(unchecked)
     var state: State
 
     /// Wraps `state`.

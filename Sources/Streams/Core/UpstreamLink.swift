@@ -15,6 +15,7 @@ package final class UpstreamLink: @unchecked Sendable {
     @usableFromInline
     let lock = Lock()
     @usableFromInline
+    @exclusivity(unchecked)
     var state = State.waiting(pending: .none)
 
     /// A link that waits for its upstream subscription.

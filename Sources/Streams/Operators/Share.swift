@@ -104,7 +104,7 @@ final class ShareConnection<Output, Failure: Error>: ConduitParent, Subscriber, 
     private let lock = Lock()
     private let replay: Int
     // Guarded by `lock`.
-    private var conduits: ContiguousArray<ConduitBase<Output, Failure>> = []
+    private var conduits: ContiguousArray<ConduitEntry<Output, Failure>> = []
     private var completion: Subscribers.Completion<Failure>?
     private var hasStarted = false
     /// Every subscriber cancelled before completion: the upstream is cancelled and this connection is
@@ -134,7 +134,7 @@ final class ShareConnection<Output, Failure: Error>: ConduitParent, Subscriber, 
             }
             let conduit = SubjectConduit(
                 parent: self, downstream: subscriber, keepsLatest: false, initial: nil, description: "Share")
-            conduits.append(conduit)
+            conduits.append(conduit.entry)
             let isFirst = !hasStarted
             hasStarted = true
             lock.unlock()
@@ -144,7 +144,7 @@ final class ShareConnection<Output, Failure: Error>: ConduitParent, Subscriber, 
         let conduit = ReplayConduit(
             parent: completion == nil ? self : nil, downstream: subscriber, capacity: replay, replaying: buffer,
             completion: completion)
-        if completion == nil { conduits.append(conduit) }
+        if completion == nil { conduits.append(conduit.entry) }
         let isFirst = !hasStarted
         hasStarted = true
         lock.unlock()
@@ -200,9 +200,9 @@ final class ShareConnection<Output, Failure: Error>: ConduitParent, Subscriber, 
     }
 
     /// A subscriber cancelled; the last one to leave (before completion) cancels the upstream.
-    func remove(_ conduit: ConduitBase<Output, Failure>) {
+    func remove(_ conduit: ObjectIdentifier) {
         lock.lock()
-        if let index = conduits.firstIndex(where: { $0 === conduit }) { conduits.remove(at: index) }
+        if let index = conduits.firstIndex(where: { $0.id == conduit }) { conduits.remove(at: index) }
         guard conduits.isEmpty, completion == nil, !isRetired else { return lock.unlock() }
         isRetired = true
         let subscription = upstreamSubscription

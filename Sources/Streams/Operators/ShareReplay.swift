@@ -68,9 +68,8 @@ extension Publishers {
 /// One subscriber's connection to a `share(replay:)`: the values it may not receive yet (newest
 /// `capacity`), its demand, and serialized delivery (as ``SubjectConduit``: the thread that finds it
 /// idle delivers, others only enqueue; no lock is held while calling downstream).
-final class ReplayConduit<Parent: ConduitParent, Downstream: Subscriber>: ConduitBase<
-    Parent.Output, Parent.Failure
->, Subscription, CustomStringConvertible, @unchecked Sendable
+final class ReplayConduit<Parent: ConduitParent, Downstream: Subscriber>: Subscription, CustomStringConvertible,
+    @unchecked Sendable
 where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
     typealias Output = Parent.Output
     typealias Failure = Parent.Failure
@@ -111,7 +110,12 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
         drain()
     }
 
-    override func offer(_ value: Output) {
+    /// The entry its parent stores.
+    var entry: ConduitEntry<Output, Failure> {
+        ConduitEntry(id: ObjectIdentifier(self), offer: offer, finish: finish)
+    }
+
+    func offer(_ value: Output) {
         lock.lock()
         guard downstream != nil, completion == nil else { return lock.unlock() }
         if demand > .none && backlog.isEmpty {
@@ -125,7 +129,7 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
         drain()
     }
 
-    override func finish(_ completion: Subscribers.Completion<Failure>) {
+    func finish(_ completion: Subscribers.Completion<Failure>) {
         lock.lock()
         guard downstream != nil, self.completion == nil else { return lock.unlock() }
         self.completion = completion
@@ -153,7 +157,7 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
         queue.removeAll()
         backlog.removeAll()
         lock.unlock()
-        released.1?.remove(self)
+        released.1?.remove(ObjectIdentifier(self))
     }
 
     /// Lock held and `isDelivering == true` on entry; delivers queued values, then kept values while

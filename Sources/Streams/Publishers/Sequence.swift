@@ -49,15 +49,20 @@ where Downstream.Input == Values.Element {
     @usableFromInline
     let lock = Lock()
     @usableFromInline
+    @exclusivity(unchecked)
     var iterator: Values.Iterator
     /// The element to deliver next; `nil` once the sequence is exhausted.
     @usableFromInline
+    @exclusivity(unchecked)
     var upcoming: Values.Element?
     @usableFromInline
+    @exclusivity(unchecked)
     var downstream: Downstream?
     @usableFromInline
+    @exclusivity(unchecked)
     var demand = Subscribers.Demand.none
     @usableFromInline
+    @exclusivity(unchecked)
     var isEmitting = false
 
     @inlinable

@@ -9,24 +9,32 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     @usableFromInline
     let lock = Lock()
     @usableFromInline
-    var conduits: ContiguousArray<ConduitBase<Output, Failure>> = []
+    @exclusivity(unchecked)
+    var conduits: ContiguousArray<ConduitEntry<Output, Failure>> = []
     @usableFromInline
+    @exclusivity(unchecked)
     var completion: Subscribers.Completion<Failure>?
     @usableFromInline
+    @exclusivity(unchecked)
     var upstreams: [any Subscription] = []
     /// CurrentValueSubject's value (kept under the same lock as the conduits, so a new subscriber
     /// gets exactly the value that preceded its attachment); `nil` for PassthroughSubject.
     @usableFromInline
+    @exclusivity(unchecked)
     var current: Output?
     /// The value most recently offered to the conduits: a new subscriber starts from it, so it never
     /// sees a queued, older value after a newer one.
     @usableFromInline
+    @exclusivity(unchecked)
     var dispatched: Output?
     @usableFromInline
+    @exclusivity(unchecked)
     var isSending = false
     @usableFromInline
+    @exclusivity(unchecked)
     var pending: [SubjectEvent<Output, Failure>] = []
     @usableFromInline
+    @exclusivity(unchecked)
     var pendingHead = 0
 
     @inlinable
@@ -48,7 +56,7 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
             downstream.receive(completion: completion)
             return
         }
-        conduits.append(conduit)
+        conduits.append(conduit.entry)
         lock.unlock()
         conduit.start()
     }
@@ -137,9 +145,9 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     }
 
     @usableFromInline
-    func remove(_ conduit: ConduitBase<Output, Failure>) {
+    func remove(_ conduit: ObjectIdentifier) {
         lock.lock()
-        if let index = conduits.firstIndex(where: { $0 === conduit }) { conduits.remove(at: index) }
+        if let index = conduits.firstIndex(where: { $0.id == conduit }) { conduits.remove(at: index) }
         lock.unlock()
     }
 

@@ -48,7 +48,12 @@ extension Subscribers {
         /// Calls the value handler (unless cancelled).
         @inlinable
         public func receive(_ input: Input) -> Subscribers.Demand {
-            handlers.withLock { $0.receiveValue }?(input)
+            // Explicit lock/unlock: returning the closure through the generic `withLock` would
+            // reabstract it, allocating a thunk per value.
+            handlers.lock.lock()
+            let receiveValue = handlers.state.receiveValue
+            handlers.lock.unlock()
+            receiveValue?(input)
             return .none
         }
 
