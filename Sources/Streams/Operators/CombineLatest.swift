@@ -172,6 +172,8 @@ where Downstream.Input == Slots.Output, Downstream.Failure == Failure {
     let lock = Lock()
     var downstream: Downstream?
     var slots: Slots
+    /// Empty slots, swapped in on completion or cancel so the latest values are released at once.
+    let emptySlots: Slots
     var subscriptions: [(any Subscription)?]
     var finished: [Bool]
     var demand = Subscribers.Demand.none
@@ -185,6 +187,7 @@ where Downstream.Input == Slots.Output, Downstream.Failure == Failure {
 
     init(slots: Slots, count: Int, downstream: Downstream) {
         self.slots = slots
+        self.emptySlots = slots
         self.downstream = downstream
         subscriptions = Array(repeating: nil, count: count)
         finished = Array(repeating: false, count: count)
@@ -267,6 +270,7 @@ where Downstream.Input == Slots.Output, Downstream.Failure == Failure {
         isTerminal = true
         let released = (downstream, queue, slots)
         downstream = nil
+        slots = emptySlots
         queue = []
         latestPending = false
         pendingCompletion = nil
@@ -308,7 +312,10 @@ where Downstream.Input == Slots.Output, Downstream.Failure == Failure {
                 pendingCompletion = nil
                 let target = downstream
                 downstream = nil
+                let released = slots
+                slots = emptySlots
                 lock.unlock()
+                _ = released
                 target?.receive(completion: completion)
                 return
             }

@@ -91,7 +91,9 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
             defer { self.downstream = nil }
             return self.downstream
         }
-        downstream?.receive(completion: completion)
+        guard let downstream else { return }
+        _ = link.finish()  // releases the upstream subscription (a cancel still pending finds nothing to do)
+        downstream.receive(completion: completion)
     }
 
     func request(_ demand: Subscribers.Demand) {

@@ -99,12 +99,14 @@ private final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscripti
 
     func receive(completion: Subscribers.Completion<Failure>) {
         guard link.finish() else { return }
-        let (timer, schedule) = lock.withLock { () -> ((any Cancellable)?, Bool) in
-            guard isWatching else { return (nil, false) }
+        let (timer, schedule, released) = lock.withLock { () -> ((any Cancellable)?, Bool, (() -> Failure)?) in
+            guard isWatching else { return (nil, false, nil) }
             isWatching = false
-            return (takeTimer(), append(.completion(completion)))
+            defer { customError = nil }
+            return (takeTimer(), append(.completion(completion)), customError)
         }
         timer?.cancel()
+        _ = released  // destroyed here, outside the lock
         if schedule { scheduleDrain() }
     }
 

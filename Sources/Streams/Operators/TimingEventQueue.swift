@@ -11,14 +11,15 @@ struct TimingEventQueue<Output, Failure: Error> {
         case completion(Subscribers.Completion<Failure>)
     }
 
-    private var items: [(due: SchedulerInstant, event: Event)] = []
+    /// Popped slots are set to `nil` at once, so a delivered event is never kept alive by the queue.
+    private var items: [(due: SchedulerInstant, event: Event)?] = []
     private var head = 0
 
     /// Whether no event is waiting.
     var isEmpty: Bool { head == items.count }
 
     /// When the first waiting event is due, if any.
-    var firstDue: SchedulerInstant? { isEmpty ? nil : items[head].due }
+    var firstDue: SchedulerInstant? { isEmpty ? nil : items[head]?.due }
 
     /// Adds an event at the end.
     mutating func append(_ event: Event, due: SchedulerInstant = .zero) {
@@ -28,14 +29,18 @@ struct TimingEventQueue<Output, Failure: Error> {
     /// Removes and returns the first event, if it is due by `instant` (any first event when `nil`).
     mutating func popFirst(dueBy instant: SchedulerInstant? = nil) -> Event? {
         guard !isEmpty else { return nil }
-        if let instant, items[head].due > instant { return nil }
-        let event = items[head].event
+        guard let first = items[head] else { return nil }
+        if let instant, first.due > instant { return nil }
+        items[head] = nil
         head += 1
         if head == items.count {
             items.removeAll(keepingCapacity: true)
             head = 0
+        } else if head >= 32 && head * 2 >= items.count {
+            items.removeFirst(head)  // amortised O(1): the queue never grows past twice what waits
+            head = 0
         }
-        return event
+        return first.event
     }
 
     /// Drops every event; returns them so they are destroyed by the caller, outside its lock.
@@ -44,6 +49,6 @@ struct TimingEventQueue<Output, Failure: Error> {
             items = []
             head = 0
         }
-        return items
+        return items.compactMap { $0 }
     }
 }

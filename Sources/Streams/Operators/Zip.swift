@@ -202,6 +202,8 @@ where Downstream.Input == Buffers.Output, Downstream.Failure == Failure {
     let lock = Lock()
     var downstream: Downstream?
     var buffers: Buffers
+    /// Empty buffers, swapped in on completion or cancel so buffered values are released at once.
+    let emptyBuffers: Buffers
     var subscriptions: [(any Subscription)?]
     var finished: [Bool]
     /// The downstream's outstanding demand; each source has been asked for the same amount.
@@ -212,6 +214,7 @@ where Downstream.Input == Buffers.Output, Downstream.Failure == Failure {
 
     init(buffers: Buffers, count: Int, downstream: Downstream) {
         self.buffers = buffers
+        self.emptyBuffers = buffers
         self.downstream = downstream
         subscriptions = Array(repeating: nil, count: count)
         finished = Array(repeating: false, count: count)
@@ -289,6 +292,7 @@ where Downstream.Input == Buffers.Output, Downstream.Failure == Failure {
         isTerminal = true
         let released = (downstream, buffers)
         downstream = nil
+        buffers = emptyBuffers
         pendingCompletion = nil
         let upstreams = subscriptions
         subscriptions = subscriptions.map { _ in nil }
@@ -329,7 +333,11 @@ where Downstream.Input == Buffers.Output, Downstream.Failure == Failure {
                 pendingCompletion = nil
                 let target = downstream
                 downstream = nil
+                // No tuple can be formed any more: release what is buffered.
+                let released = buffers
+                buffers = emptyBuffers
                 lock.unlock()
+                _ = released
                 target?.receive(completion: completion)
                 return
             }
