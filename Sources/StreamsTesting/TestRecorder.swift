@@ -73,14 +73,17 @@ public final class TestRecorder<Input, Failure: Error>: Subscriber, Cancellable,
 
     private var time: Duration { clock?.now.offset ?? .zero }
 
-    /// Records the subscription and requests the initial demand.
+    /// Records the subscription and requests the initial demand; a second subscription is counted
+    /// (see ``subscriptionCount``) and cancelled.
     public func receive(subscription: any Subscription) {
-        let cancelled = state.withLock { state -> Bool in
+        let accepted = state.withLock { state -> Bool in
             state.subscriptionCount += 1
-            if state.subscription == nil && !state.isCancelled { state.subscription = subscription }
-            return state.isCancelled
+            guard state.subscription == nil, !state.isCancelled, state.subscriptionCount == 1 else { return false }
+            state.subscription = subscription
+            return true
         }
-        if cancelled {
+        if !accepted {
+            // Cancelled already, or a second subscription (a contract violation the count records).
             subscription.cancel()
         } else if initialDemand > .none {
             subscription.request(initialDemand)

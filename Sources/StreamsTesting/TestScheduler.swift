@@ -48,7 +48,8 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         _ = enqueue(at: nil, action)
     }
 
-    /// Schedules `action` at `deadline` (a past deadline runs at the next `advance`).
+    /// Schedules `action` at `deadline`. A past deadline counts as now: the action runs at the next
+    /// `advance`, after the actions already due now.
     public func schedule(after deadline: SchedulerInstant, _ action: @escaping @Sendable () -> Void)
         -> any Cancellable
     {
@@ -64,7 +65,9 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         state.withLock { state in
             let sequence = state.nextSequence
             state.nextSequence += 1
-            state.items[sequence] = Item(deadline: deadline ?? state.now, sequence: sequence, action: action)
+            // A past deadline counts as now, so it keeps its place behind actions already due now.
+            let due = max(deadline ?? state.now, state.now)
+            state.items[sequence] = Item(deadline: due, sequence: sequence, action: action)
             return sequence
         }
     }

@@ -88,4 +88,14 @@ final class Log: Sendable {
         #expect(log.all == ["two", "ten"])
         #expect(scheduler.now == .zero + .seconds(10))
     }
+
+    @Test func aPastDeadlineKeepsItsPlaceBehindActionsAlreadyDueNow() {
+        let scheduler = TestScheduler()
+        scheduler.advance(by: .seconds(10))
+        let log = Log()
+        scheduler.schedule { log.append("now") }
+        _ = scheduler.schedule(after: .zero + .seconds(5)) { log.append("past") }
+        scheduler.advance()
+        #expect(log.all == ["now", "past"])
+    }
 }

@@ -28,6 +28,31 @@ import Testing
         #expect(await iterator.next() == nil)
     }
 
+    @Test func breakingOutOfTheLoopCancelsTheSubscription() async {
+        let cancelled = Locked(false)
+        let publisher = (1...1_000).publisher.handleEvents(receiveCancel: { cancelled.withLock { $0 = true } })
+        for await value in publisher.values where value == 2 { break }
+        #expect(cancelled.withLock { $0 })
+    }
+
+    @Test func droppingTheIteratorReleasesTheSubjectSubscriber() async {
+        let subject = CurrentValueSubject<Int, Never>(1)
+        let cancelled = Locked(false)
+        let publisher = subject.handleEvents(receiveCancel: { cancelled.withLock { $0 = true } })
+        do {
+            var iterator = publisher.values.makeAsyncIterator()
+            #expect(await iterator.next() == 1)
+        }
+        #expect(cancelled.withLock { $0 })
+    }
+
+    @Test func aThrowingIteratorReturnsNilAfterItThrew() async throws {
+        var iterator = Fail<Int, TestError>(error: .boom).values.makeAsyncIterator()
+        await #expect(throws: TestError.boom) { try await iterator.next() }
+        #expect(try await iterator.next() == nil)
+        #expect(try await iterator.next() == nil)
+    }
+
     @Test func cancellingTheConsumingTaskCancelsTheSubscription() async {
         let subject = PassthroughSubject<Int, Never>()
         let cancelled = Locked(false)

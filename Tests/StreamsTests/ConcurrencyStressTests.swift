@@ -222,7 +222,8 @@ import Testing
             let subject = PassthroughSubject<Int, Never>()
             let queue = DispatchQueue(label: "stress.chain.\(round)")
             let counter = UnsynchronizedCounter()
-            let c = subject
+            let c =
+                subject
                 .receive(on: queue)
                 .delay(for: .microseconds(50), scheduler: queue)
                 .throttle(for: .microseconds(100), scheduler: queue, latest: true)

@@ -9,7 +9,8 @@ import Testing
         let scheduler = TestScheduler()
         let searched = Locked<[String]>([])
         let query = PassthroughSubject<String, Never>()
-        let cancellable = query
+        let cancellable =
+            query
             .map { $0.lowercased() }
             .removeDuplicates()
             .debounce(for: .milliseconds(300), scheduler: scheduler)

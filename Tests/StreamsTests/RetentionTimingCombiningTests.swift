@@ -54,10 +54,13 @@ private final class Payload: @unchecked Sendable {}
         do {
             let owner = Payload()
             weakOwner = owner
-            recorder = subject.timeout(.milliseconds(100), scheduler: scheduler, customError: {
-                _ = owner
-                return .timedOut
-            }).record(on: scheduler)
+            recorder = subject.timeout(
+                .milliseconds(100), scheduler: scheduler,
+                customError: {
+                    _ = owner
+                    return .timedOut
+                }
+            ).record(on: scheduler)
         }
         subject.send(completion: .finished)
         scheduler.advance()

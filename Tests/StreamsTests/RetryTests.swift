@@ -37,7 +37,6 @@ private final class RetryProbe: Publisher {
     func finish() { subscribers.last?.receive(completion: .finished) }
 }
 
-
 @Suite struct RetryTests {
     // MARK: retry(_:)
 

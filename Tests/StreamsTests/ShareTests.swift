@@ -371,4 +371,22 @@ private final class SharedSource {
         #expect(keeper.values == [1, 2])
         #expect(source.cancellations == 0)
     }
+
+    @Test func replayedValuesAreNotDroppedWhenValuesArriveWhileTheBacklogDrains() {
+        let subject = PassthroughSubject<Int, Never>()
+        let shared = subject.share(replay: 2)
+        let first = shared.sink { _ in }
+        subject.send(1)
+        subject.send(2)
+        let received = Locked([Int]())
+        let late = shared.sink { value in
+            received.withLock { $0.append(value) }
+            if value == 1 {
+                subject.send(3)
+                subject.send(4)
+            }
+        }
+        #expect(received.withLock { $0 } == [1, 2, 3, 4])
+        _ = (first, late)
+    }
 }

@@ -137,6 +137,45 @@ import Testing
         _ = cancellable
     }
 
+    @Test func aSubscriberAttachedReentrantlyDoesNotSeeSendsQueuedBeforeIt() {
+        let subject = PassthroughSubject<Int, Never>()
+        let late = Locked<TestRecorder<Int, Never>?>(nil)
+        let c = subject.sink { value in
+            guard value == 1 else { return }
+            subject.send(2)
+            late.withLock { $0 = subject.record() }
+        }
+        subject.send(1)
+        subject.send(3)
+        #expect(late.withLock { $0 }?.values == [3])
+        c.cancel()
+    }
+
+    @Test func aStructSubscriberMayCancelInsideReceiveSubscription() {
+        struct CancelOnSubscribe: Subscriber {
+            let received = Locked(0)
+            func receive(subscription: any Subscription) { subscription.cancel() }
+            func receive(_ input: Int) -> Subscribers.Demand {
+                received.withLock { $0 += 1 }
+                return .unlimited
+            }
+            func receive(completion: Subscribers.Completion<Never>) {}
+        }
+        let subject = PassthroughSubject<Int, Never>()
+        let direct = CancelOnSubscribe()
+        let mapped = CancelOnSubscribe()
+        subject.subscribe(direct)
+        subject.map { $0 }.subscribe(mapped)
+        subject.send(1)
+        let current = CurrentValueSubject<Int, Never>(0)
+        let fromCurrent = CancelOnSubscribe()
+        current.subscribe(fromCurrent)
+        current.send(1)
+        #expect(direct.received.withLock { $0 } == 0)
+        #expect(mapped.received.withLock { $0 } == 0)
+        #expect(fromCurrent.received.withLock { $0 } == 0)
+    }
+
     @Test func aSubjectCanBeFedByAnUpstreamPublisher() {
         let subject = PassthroughSubject<Int, Never>()
         let recorder = subject.record()
@@ -172,7 +211,7 @@ import Testing
         #expect(recorder.values == ["c", "d"])
     }
 
-    @Test func aSubscriberAttachedWhileSendsAreQueuedSeesThemInOrder() {
+    @Test func aSubscriberAttachedWhileSendsAreQueuedStartsFromTheNewestValue() {
         let subject = CurrentValueSubject<Int, Never>(0)
         let late = Locked<TestRecorder<Int, Never>?>(nil)
         let c = subject.sink { value in
@@ -182,8 +221,10 @@ import Testing
             late.withLock { $0 = subject.record() }
         }
         subject.send(1)
-        #expect(late.withLock { $0 }?.values == [1, 2, 3])
-        #expect(subject.value == 3)
+        subject.send(4)
+        // As in Combine: the current value (3) first, never the queued older 2, then later values.
+        #expect(late.withLock { $0 }?.values == [3, 4])
+        #expect(subject.value == 4)
         c.cancel()
     }
 

@@ -4,7 +4,8 @@ extension Publisher where Failure == Never {
     /// - Demand: the subscription is made when iteration starts and asks for one value per `next()`,
     ///   so a fast publisher (e.g. a `PassthroughSubject`) drops values sent while the consumer is busy,
     ///   exactly as a subscriber with no demand would.
-    /// - Cancellation: cancelling the consuming task cancels the subscription and ends the loop.
+    /// - Cancellation: cancelling the consuming task cancels the subscription and ends the loop; so does
+    ///   leaving the loop early (`break`, `return`): the iterator cancels when it is dropped.
     ///
     /// ```swift
     /// for await value in [1, 2, 3].publisher.values { print(value) }
@@ -13,9 +14,11 @@ extension Publisher where Failure == Never {
 }
 
 extension Publisher {
-    /// The values of this publisher as a throwing `AsyncSequence`: a failure is thrown by `next()`.
+    /// The values of this publisher as a throwing `AsyncSequence`: a failure is thrown by `next()`
+    /// (once; later calls return `nil`).
     ///
-    /// Same demand and cancellation contract as the non-throwing ``Publisher/values``.
+    /// Same demand and cancellation contract as the non-throwing ``Publisher/values``: leaving the
+    /// loop early (`break`, `return`, a thrown error) or cancelling the task cancels the subscription.
     ///
     /// ```swift
     /// for try await product in client.products().values { print(product) }
@@ -37,12 +40,13 @@ public struct AsyncPublisher<Upstream: Publisher>: AsyncSequence where Upstream.
     public func makeAsyncIterator() -> Iterator {
         let bridge = AsyncBridge<Element, Never>()
         upstream.subscribe(bridge)
-        return Iterator(bridge: bridge)
+        return Iterator(bridge: bridge, lifetime: BridgeLifetime(bridge.cancel))
     }
 
     /// Iterates the publisher's values; `nil` after it finishes or when the task is cancelled.
     public struct Iterator: AsyncIteratorProtocol {
         let bridge: AsyncBridge<Element, Never>
+        let lifetime: BridgeLifetime
 
         /// The next value, or `nil` at the end.
         public mutating func next() async -> Element? {
@@ -67,18 +71,27 @@ public struct AsyncThrowingPublisher<Upstream: Publisher>: AsyncSequence {
     public func makeAsyncIterator() -> Iterator {
         let bridge = AsyncBridge<Element, Upstream.Failure>()
         upstream.subscribe(bridge)
-        return Iterator(bridge: bridge)
+        return Iterator(bridge: bridge, lifetime: BridgeLifetime(bridge.cancel))
     }
 
     /// Iterates the publisher's values; throws its failure; `nil` after it finishes or on task cancel.
     public struct Iterator: AsyncIteratorProtocol {
         let bridge: AsyncBridge<Element, Upstream.Failure>
+        let lifetime: BridgeLifetime
 
         /// The next value, `nil` at the end, or the publisher's failure thrown.
         public mutating func next() async throws -> Element? {
             try await bridge.next().get()
         }
     }
+}
+
+/// Cancels the bridge's subscription when the last copy of an iterator is dropped (as Combine does),
+/// so `break` out of a `for await` loop does not leave the subscription alive.
+final class BridgeLifetime: Sendable {
+    private let onDeinit: @Sendable () -> Void
+    init(_ onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
+    deinit { onDeinit() }
 }
 
 /// Hands a value across the continuation; the bridge guarantees one hand-off per request.
@@ -133,11 +146,17 @@ final class AsyncBridge<Input, Failure: Error>: Subscriber, @unchecked Sendable 
         finish(with: outcome, cancelling: false)
     }
 
+    /// Cancels the subscription (the iterator was dropped).
+    @Sendable func cancel() { finish(with: .success(nil), cancelling: true) }
+
     /// Ends the sequence: resumes a waiting task and, on task cancellation, cancels upstream.
     private func finish(with outcome: Outcome, cancelling: Bool) {
         let (waiting, subscription) = state.withLock {
             state -> (CheckedContinuation<Handoff<Outcome>, Never>?, (any Subscription)?) in
             if state.end == nil { state.end = outcome }
+            if cancelling { state.buffered = nil }
+            // A failure handed to a waiting task is consumed: later calls to `next()` return `nil`.
+            if state.waiting != nil, case .failure = outcome { state.end = .success(nil) }
             defer {
                 state.waiting = nil
                 state.subscription = nil
@@ -157,7 +176,10 @@ final class AsyncBridge<Input, Failure: Error>: Subscriber, @unchecked Sendable 
                         state.buffered = nil
                         return (.success(value), nil)
                     }
-                    if let end = state.end { return (end, nil) }
+                    if let end = state.end {
+                        if case .failure = end { state.end = .success(nil) }  // thrown once, then `nil`
+                        return (end, nil)
+                    }
                     state.waiting = continuation
                     state.pendingRequest = true
                     return (nil, state.subscription)

@@ -118,7 +118,13 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
     func offer(_ value: Output) {
         lock.lock()
         guard downstream != nil, completion == nil else { return lock.unlock() }
-        if demand > .none && backlog.isEmpty {
+        // Kept values are older than `value`: count them against demand first, so a value the
+        // subscriber has demand for is never dropped from the bounded backlog.
+        while demand > .none, let kept = backlog.popFirst() {
+            if demand != .unlimited { demand -= 1 }
+            queue.append(kept)
+        }
+        if demand > .none {
             if demand != .unlimited { demand -= 1 }
             queue.append(value)
         } else {

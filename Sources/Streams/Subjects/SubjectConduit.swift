@@ -20,6 +20,10 @@ struct ConduitEntry<Output, Failure: Error> {
     let offer: (Output) -> Void
     @usableFromInline
     let finish: (Subscribers.Completion<Failure>) -> Void
+    /// The number of the first send this subscriber may see (sends are numbered by the subject), so a
+    /// subscriber attached while earlier sends are still queued never receives them.
+    @usableFromInline
+    var firstSend: UInt64 = 0
 
     @inlinable
     init(

@@ -22,11 +22,10 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     @usableFromInline
     @exclusivity(unchecked)
     var current: Output?
-    /// The value most recently offered to the conduits: a new subscriber starts from it, so it never
-    /// sees a queued, older value after a newer one.
+    /// The number the next `send` gets; conduits remember it when they attach.
     @usableFromInline
     @exclusivity(unchecked)
-    var dispatched: Output?
+    var nextSend: UInt64 = 0
     @usableFromInline
     @exclusivity(unchecked)
     var isSending = false
@@ -38,17 +37,14 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     var pendingHead = 0
 
     @inlinable
-    init(current: Output?) {
-        self.current = current
-        self.dispatched = current
-    }
+    init(current: Output?) { self.current = current }
 
     @inlinable
     func attach<Downstream: Subscriber>(_ downstream: Downstream)
     where Downstream.Input == Output, Downstream.Failure == Failure {
         lock.lock()
         let conduit = SubjectConduit(
-            parent: self, downstream: downstream, keepsLatest: current != nil, initial: dispatched,
+            parent: self, downstream: downstream, keepsLatest: current != nil, initial: current,
             description: current != nil ? "CurrentValueSubject" : "PassthroughSubject")
         if let completion {
             lock.unlock()
@@ -56,7 +52,9 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
             downstream.receive(completion: completion)
             return
         }
-        conduits.append(conduit.entry)
+        var entry = conduit.entry
+        entry.firstSend = nextSend
+        conduits.append(entry)
         lock.unlock()
         conduit.start()
     }
@@ -66,12 +64,13 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
         lock.lock()
         guard completion == nil else { return lock.unlock() }
         if current != nil { current = value }
+        let number = nextSend
+        nextSend &+= 1
         if isSending {
-            pending.append(.value(value))
+            pending.append(.value(value, number: number))
             return lock.unlock()
         }
         isSending = true
-        if dispatched != nil { dispatched = value }
         let targets = conduits
         lock.unlock()
         for conduit in targets { conduit.offer(value) }
@@ -106,12 +105,11 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
             }
             let event = pending[pendingHead]
             pendingHead += 1
-            if case .value(let value) = event, dispatched != nil { dispatched = value }
             let targets = conduits
             lock.unlock()
             switch event {
-            case .value(let value):
-                for conduit in targets { conduit.offer(value) }
+            case .value(let value, let number):
+                for conduit in targets where conduit.firstSend <= number { conduit.offer(value) }
             case .completion(let completion):
                 complete(completion)
             }
@@ -157,6 +155,6 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
 
 @usableFromInline
 enum SubjectEvent<Output, Failure: Error> {
-    case value(Output)
+    case value(Output, number: UInt64)
     case completion(Subscribers.Completion<Failure>)
 }
