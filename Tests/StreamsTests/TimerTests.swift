@@ -59,6 +59,23 @@ import Testing
         #expect(weakRecorder == nil)
     }
 
+    @Test func aSubscriberThatDoesNotKeepItsSubscriptionStillGetsTicks() {
+        final class Forgetful: Subscriber, @unchecked Sendable {
+            let ticks = Locked(0)
+            func receive(subscription: any Subscription) { subscription.request(.unlimited) }
+            func receive(_ input: SchedulerInstant) -> Subscribers.Demand {
+                ticks.withLock { $0 += 1 }
+                return .none
+            }
+            func receive(completion: Subscribers.Completion<Never>) {}
+        }
+        let scheduler = TestScheduler()
+        let subscriber = Forgetful()
+        scheduler.timerPublisher(every: .milliseconds(100)).subscribe(subscriber)
+        scheduler.advance(to: .ms(350))
+        #expect(subscriber.ticks.withLock { $0 } == 3)
+    }
+
     @Test func aSubscriberMayCancelFromInsideATick() {
         let scheduler = TestScheduler()
         var ticks: [SchedulerInstant] = []

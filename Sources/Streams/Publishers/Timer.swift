@@ -8,6 +8,8 @@ extension Publishers {
     /// - Demand: a tick that finds the subscriber without demand is dropped (the clock keeps going).
     /// - Threading: ticks are delivered on `scheduler`. Never completes, never fails.
     /// - Cancellation: cancels the pending tick (nothing remains scheduled) and releases the subscriber.
+    ///   Until then the pending tick keeps the subscription alive, so ticks continue even if the
+    ///   subscriber does not store its subscription.
     /// - **Difference from Combine:** `Timer.publish(every:on:in:)` returns a `ConnectablePublisher` that
     ///   ticks only after `connect()` / `autoconnect()`, shared by all subscribers. This one is an ordinary
     ///   cold publisher: every subscriber gets its own ticks, starting at its subscription.
@@ -29,9 +31,13 @@ extension Publishers {
         /// Where ticks are scheduled and delivered.
         public let scheduler: any Scheduler
 
-        /// A timer ticking every `interval` (which must be positive) on `scheduler`.
+        /// A timer ticking every `interval` (which must be positive) on `scheduler` (not an
+        /// ``ImmediateScheduler``, on which the ticks would never end).
         public init(every interval: Duration, tolerance: Duration = .zero, scheduler: any Scheduler) {
             precondition(interval > .zero, "Publishers.Timer: the interval must be positive")
+            precondition(
+                !(scheduler is ImmediateScheduler),
+                "Publishers.Timer: ImmediateScheduler runs every tick at once, so a timer on it would never end")
             self.interval = interval
             self.tolerance = tolerance
             self.scheduler = scheduler
@@ -109,7 +115,9 @@ where Downstream.Input == SchedulerInstant, Downstream.Failure == Never {
             return origin + interval * count
         }
         guard let deadline else { return }
-        let handle = scheduler.schedule(after: deadline, TimingCallback { [weak self] in self?.fire(count: count) })
+        // The pending tick keeps the subscription alive (as Combine's timer does), so a subscriber that
+        // does not store its subscription still gets ticks; `cancel()` cancels the tick and breaks the cycle.
+        let handle = scheduler.schedule(after: deadline, TimingCallback { self.fire(count: count) })
         let stale = lock.withLock { () -> (any Cancellable)? in
             guard downstream != nil, count == self.count else { return handle }
             tick = handle
