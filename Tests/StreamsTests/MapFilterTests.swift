@@ -18,6 +18,22 @@ import Testing
         c.cancel()
     }
 
+    @Test func adjacentStagesFuseIntoOneStage() {
+        let subject = PassthroughSubject<Int, Never>()
+        #expect(
+            type(of: subject.map { $0 + 1 }.map { $0 * 2 }) == Publishers.Map<PassthroughSubject<Int, Never>, Int>.self)
+        #expect(
+            type(of: subject.filter { $0 > 0 }.filter { $0 < 9 })
+                == Publishers.Filter<PassthroughSubject<Int, Never>>.self)
+        #expect(
+            type(of: subject.map { $0 + 1 }.filter { $0 > 0 }.map { "\($0)" })
+                == Publishers.CompactMap<PassthroughSubject<Int, Never>, String>.self)
+        let recorder = subject.map { $0 + 1 }.map { $0 * 2 }.filter { $0 > 2 }.record()
+        subject.send(0)
+        subject.send(1)
+        #expect(recorder.values == [4])
+    }
+
     @Test func filterGivesDroppedDemandBackUpstream() {
         let recorder = (1...10).publisher.filter { $0 > 5 }.record(demand: .max(2))
         #expect(recorder.values == [6, 7])

@@ -1,0 +1,24 @@
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite struct ImmediateSchedulerTests {
+    @Test func runsActionsAtOnceOnTheCallingThreadWhateverTheDeadline() {
+        let scheduler = ImmediateScheduler.shared
+        let log = Locked<[String]>([])
+        scheduler.schedule { log.withLock { $0.append("now") } }
+        let handle = scheduler.schedule(afterDelay: .seconds(3600)) { log.withLock { $0.append("later") } }
+        handle.cancel()  // too late: it already ran, and cancelling is harmless
+        #expect(log.withLock { $0 } == ["now", "later"])
+        #expect(scheduler.now == .zero)
+    }
+
+    @Test func makesATimingOperatorSynchronous() {
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = subject.receive(on: .immediate).delay(for: .seconds(1), scheduler: .immediate).record()
+        subject.send(1)
+        subject.send(completion: .finished)
+        #expect(recorder.values == [1])
+        #expect(recorder.isFinished)
+    }
+}
