@@ -21,4 +21,19 @@ import Testing
         #expect(recorder.values == [1])
         #expect(recorder.isFinished)
     }
+
+    @Test func everyTimingOperatorTerminatesOnIt() {
+        let subject = PassthroughSubject<Int, Never>()
+        let debounced = subject.debounce(for: .seconds(1), scheduler: .immediate).record()
+        let throttled = subject.throttle(for: .seconds(1), scheduler: .immediate, latest: true).record()
+        let timedOut = subject.timeout(.seconds(1), scheduler: .immediate).record()
+        let retried = subject.retry(maxRetries: 2, backoff: .constant(.seconds(1)), scheduler: .immediate).record()
+        subject.send(1)
+        subject.send(2)
+        subject.send(completion: .finished)
+        #expect(debounced.isFinished)
+        #expect(throttled.isFinished)
+        #expect(timedOut.isFinished)
+        #expect(retried.values == [1, 2])
+    }
 }

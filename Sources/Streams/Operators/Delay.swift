@@ -120,7 +120,8 @@ private final class DelayInner<Downstream: Subscriber>: Subscriber, Subscription
 
     private func arm(_ generation: UInt64, at deadline: SchedulerInstant) {
         let handle = scheduler.schedule(
-            after: deadline, TimingCallback { [weak self] in self?.timerFired(generation: generation) })
+            after: deadline,
+            TimingCallback { [weak self] in self?.timerFired(generation: generation, deadline: deadline) })
         let stale = lock.withLock { () -> (any Cancellable)? in
             guard isArmed, generation == self.generation else { return handle }
             timer = handle
@@ -130,8 +131,12 @@ private final class DelayInner<Downstream: Subscriber>: Subscriber, Subscription
     }
 
     /// Delivers every event due by now, in order, then arms the timer for the next one.
-    private func timerFired(generation: UInt64) {
-        let now = scheduler.now
+    ///
+    /// A timer that fires has reached its `deadline`, even if the scheduler's clock says otherwise
+    /// (`ImmediateScheduler` runs at once with a clock that never moves; a real queue may fire a
+    /// little early): without this, such a timer would find nothing due and re-arm forever.
+    private func timerFired(generation: UInt64, deadline: SchedulerInstant) {
+        let now = max(scheduler.now, deadline)
         lock.lock()
         guard isArmed, generation == self.generation else { return lock.unlock() }
         timer = nil
