@@ -7,10 +7,12 @@ let package = Package(
   products: [
     .library(name: "Streams", targets: ["Streams"]),
     .library(name: "StreamsTesting", targets: ["StreamsTesting"]),
+    .library(name: "Networking", targets: ["Networking"]),
   ],
   targets: [
     .target(name: "Streams"),
     .target(name: "StreamsTesting", dependencies: ["Streams"]),
+    .target(name: "Networking", dependencies: ["Streams"], resources: [.copy("Resources")]),
     .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTesting"]),
     .testTarget(name: "StreamsTestingTests", dependencies: ["Streams", "StreamsTesting"]),
   ],
