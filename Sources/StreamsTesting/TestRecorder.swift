@@ -19,7 +19,7 @@ public final class TestRecorder<Input, Failure: Error>: Subscriber, Cancellable,
         var isCancelled = false
     }
 
-    private let clock: (any Scheduler)?
+    let clock: (any Scheduler)?
     private let initialDemand: Subscribers.Demand
     private let demandPerValue: Subscribers.Demand
     private let state = Locked(State())

@@ -32,10 +32,27 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
 
     private let state: Locked<State>
 
-    /// A scheduler whose clock starts at `now` (default `.zero`).
-    public init(now: SchedulerInstant = .zero) {
+    /// The length of one frame of the marble diagrams written for this scheduler (default 1 ms).
+    public let frameDuration: Duration
+
+    /// A scheduler whose clock starts at `now` (default `.zero`), with marble frames of `frameDuration`
+    /// (default 1 ms; must be positive).
+    ///
+    /// ```swift
+    /// let scheduler = TestScheduler(frameDuration: .milliseconds(10))  // "--a" puts a at 20 ms
+    /// ```
+    public init(now: SchedulerInstant = .zero, frameDuration: Duration = .milliseconds(1)) {
+        precondition(frameDuration > .zero, "a marble frame must last longer than zero")
         state = Locked(State(now: now))
+        self.frameDuration = frameDuration
     }
+
+    /// `count` frames of virtual time, for timing arguments that line up with marble diagrams.
+    ///
+    /// ```swift
+    /// input.debounce(for: scheduler.frames(3), scheduler: scheduler)
+    /// ```
+    public func frames(_ count: Int) -> Duration { frameDuration * count }
 
     /// The virtual time.
     public var now: SchedulerInstant { state.withLock { $0.now } }
@@ -95,6 +112,14 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         while count < limit, let item = nextItem(dueBy: nil) {
             item.action()
             count += 1
+        }
+    }
+
+    /// Runs pending actions in order, moving the clock to each one's deadline, until nothing is pending or the
+    /// next action is due after `limit`; the clock stays at the last action run (unlike ``advance(to:)``).
+    func runUntilIdle(notAfter limit: SchedulerInstant) {
+        while let item = nextItem(dueBy: limit) {
+            item.action()
         }
     }
 
