@@ -47,7 +47,9 @@ struct MarbleRenderer {
             }
             cursor = max(time, cursor) + frame
         }
-        return (output.map { String($0.reversed().drop(while: { $0 == " " }).reversed()) }, isApproximate)
+        // Trailing dashes and padding say nothing; drop them.
+        let trimmed = output.map { String($0.reversed().drop(while: { $0 == " " || $0 == "-" }).reversed()) }
+        return (trimmed, isApproximate)
     }
 
     /// Dashes for a whole number of frames up to ``longestDashRun``, else a time progression.
