@@ -85,7 +85,8 @@ public func compareMarbles<Output: Equatable, Failure: Error>(
 /// - Returns: whether it matched.
 @discardableResult
 public func expectSubscriptions<Output, Failure: Error>(
-    _ publisher: TestPublisher<Output, Failure>, _ diagrams: String..., sourceLocation: SourceLocation =
+    _ publisher: TestPublisher<Output, Failure>, _ diagrams: String...,
+    sourceLocation: SourceLocation =
         #_sourceLocation
 ) -> Bool {
     let comparison = compareSubscriptions(publisher, diagrams)

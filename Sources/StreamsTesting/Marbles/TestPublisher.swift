@@ -142,7 +142,8 @@ class MarbleSubscriptionBase<Output, Failure: Error>: @unchecked Sendable {
 /// drops it (hot), and delivers serially.
 private final class MarbleSubscription<Downstream: Subscriber>: MarbleSubscriptionBase<
     Downstream.Input, Downstream.Failure
->, Subscription, CustomStringConvertible, @unchecked Sendable {
+>, Subscription, CustomStringConvertible, @unchecked Sendable
+{
     typealias Output = Downstream.Input
     typealias Failure = Downstream.Failure
 
@@ -213,7 +214,7 @@ private final class MarbleSubscription<Downstream: Subscriber>: MarbleSubscripti
         state = State()
         lock.unlock()
         guard downstream != nil else { return }
-        scheduled.forEach { $0.cancel() }
+        for action in scheduled { action.cancel() }
         publisher?.subscriptionCancelled(self)
         _ = downstream
     }
@@ -241,7 +242,7 @@ private final class MarbleSubscription<Downstream: Subscriber>: MarbleSubscripti
                 let scheduled = state.scheduled
                 state = State()
                 lock.unlock()
-                scheduled.forEach { $0.cancel() }
+                for action in scheduled { action.cancel() }
                 publisher?.subscriptionCompleted(self)
                 if case .failure(let error, _) = next.event {
                     downstream.receive(completion: .failure(error))

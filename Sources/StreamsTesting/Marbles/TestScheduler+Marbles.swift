@@ -83,7 +83,8 @@ extension TestScheduler {
         var parsed: [MarbleDiagram<Output, Failure>] = []
         for timeline in timelines {
             parsed.append(
-                try MarbleDiagram(timeline, values: values, error: error, frame: frameDuration, allowsZeroColumn: false))
+                try MarbleDiagram(timeline, values: values, error: error, frame: frameDuration, allowsZeroColumn: false)
+            )
         }
         return TestPublisher(kind: .cold, timelines: parsed, scheduler: self)
     }
