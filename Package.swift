@@ -2,6 +2,12 @@
 import PackageDescription
 
 // The root package depends on no packages: only the Swift toolchain.
+
+/// Small runnable examples, one topic each (`swift run <name>`); CI builds and runs every one.
+let playgrounds = [
+  "demand", "subjects-and-share", "debounce-vs-throttle", "retry-backoff", "switch-to-latest", "async-interop",
+  "marbles",
+]
 let package = Package(
   name: "Streams",
   products: [
@@ -15,6 +21,8 @@ let package = Package(
     .target(name: "Networking", dependencies: ["Streams"], resources: [.copy("Resources")]),
     .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTesting"]),
     .testTarget(name: "StreamsTestingTests", dependencies: ["Streams", "StreamsTesting"]),
-  ],
+  ] + playgrounds.map { name in
+    .executableTarget(name: name, dependencies: ["Streams", "StreamsTesting"], path: "Playgrounds/\(name)")
+  },
   swiftLanguageModes: [.v6]
 )
