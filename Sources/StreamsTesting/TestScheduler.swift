@@ -2,7 +2,7 @@ import Streams
 
 /// A scheduler with a virtual clock that moves only when a test says so.
 ///
-/// Nothing runs until you call ``advance(by:)``, ``advance(to:)`` or ``run()``. Then every action due
+/// Nothing runs until you call ``advance(by:)``, ``advance(to:)`` or ``run(limit:)``. Then every action due
 /// by the target time runs, in deadline order, and actions with the same deadline in the order they
 /// were scheduled; ``now`` is set to each action's deadline while it runs (never backwards), and to the
 /// target at the end. Actions may schedule more actions, which run in the same call if they are due.

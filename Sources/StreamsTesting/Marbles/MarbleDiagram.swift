@@ -37,6 +37,7 @@ public struct MarbleDiagram<Output, Failure: Error> {
     /// Parses `text`.
     ///
     /// - Parameters:
+    ///   - text: the diagram.
     ///   - values: the value of each value character. A character missing from it stands for itself when
     ///     `Output` is `String` or `Character`; otherwise it is an error.
     ///   - error: the failure `#` stands for; a `#` without it is an error.
