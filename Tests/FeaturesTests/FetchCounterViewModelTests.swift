@@ -94,7 +94,8 @@ import Testing
     }
 
     @Test func noResponseWithinTheTimeoutIsAnErrorAndDoesNotCount() throws {
-        let client = StubClient(scheduler: scheduler) { _ in .ok(NetworkResponse(statusCode: 200), after: .seconds(30)) }
+        let client = StubClient(scheduler: scheduler) { _ in .ok(NetworkResponse(statusCode: 200), after: .seconds(30))
+        }
         let viewModel = try counter(client)
         let recorder = viewModel.state.record(on: scheduler)
         viewModel.fetch()

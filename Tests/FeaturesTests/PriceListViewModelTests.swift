@@ -42,7 +42,8 @@ import Testing
         let loaded = recorder.values.last
         #expect(loaded?.rows.count == 2191)
         #expect(loaded?.rows.allSatisfy { $0.direction == .new } == true)
-        #expect(loaded?.rows.first == PriceRow(currency: "0XBTC", price: Decimal(string: "0.19788058")!, direction: .new))
+        #expect(
+            loaded?.rows.first == PriceRow(currency: "0XBTC", price: Decimal(string: "0.19788058")!, direction: .new))
         #expect(loaded?.lastRefreshed == SchedulerInstant(offset: .milliseconds(1100)))
         #expect(loaded?.isRefreshing == false)
         #expect(client.requests.map(\.path) == ["/crypto"])
@@ -121,7 +122,8 @@ import Testing
     }
 
     @Test func aMalformedListIsNotRetried() {
-        let client = client([.ok(NetworkResponse(statusCode: 200, body: Data(#"[{"currency":"A","price":"x"}]"#.utf8)))])
+        let client = client([.ok(NetworkResponse(statusCode: 200, body: Data(#"[{"currency":"A","price":"x"}]"#.utf8)))]
+        )
         let prices = viewModel(client)
         let recorder = prices.state.record(on: scheduler)
         scheduler.advance(by: .seconds(10))

@@ -9,7 +9,8 @@ import Testing
 @Suite struct ProductSearchRouteTests {
     private let route = Fixtures.searchRoute
 
-    private func answer(_ items: [(String, String)], path: String = "/products") throws -> (NetworkResponse, [Product]) {
+    private func answer(_ items: [(String, String)], path: String = "/products") throws -> (NetworkResponse, [Product])
+    {
         let response = route.response(path: path, queryItems: items.map { URLQueryItem(name: $0.0, value: $0.1) })
         let products = response.statusCode == 200 ? try JSONDecoder().decode([Product].self, from: response.body) : []
         return (response, products)
@@ -137,8 +138,11 @@ import Testing
     @Test func theLastPageIsKnownFromTheTotalOrFromAShortPage() {
         #expect(ProductPage(products: [], page: 18, limit: 4, totalCount: 74).isLastPage == false)
         #expect(ProductPage(products: [], page: 19, limit: 4, totalCount: 74).isLastPage)
-        #expect(ProductPage(products: Array(Fixtures.products.prefix(4)), page: 1, limit: 4, totalCount: nil).isLastPage == false)
-        #expect(ProductPage(products: Array(Fixtures.products.prefix(3)), page: 1, limit: 4, totalCount: nil).isLastPage)
+        #expect(
+            ProductPage(products: Array(Fixtures.products.prefix(4)), page: 1, limit: 4, totalCount: nil).isLastPage
+                == false)
+        #expect(
+            ProductPage(products: Array(Fixtures.products.prefix(3)), page: 1, limit: 4, totalCount: nil).isLastPage)
     }
 
     @Test func theCatalogReadsTheTotalHeaderIgnoringCaseAndRejectsABadOne() throws {

@@ -320,7 +320,10 @@ import Testing
         try viewModel.setQuantity(3, forProductID: b.id)
         try viewModel.removeFromBasket(productID: a.id)
         #expect(favourites.values.map { $0.map(\.id) } == [[], ["1"], ["1", "2"], ["2"]])
-        #expect(basket.values.map(\.total) == [0, a.price * 2, a.price * 2 + b.price, a.price * 2 + b.price * 3, b.price * 3])
+        #expect(
+            basket.values.map(\.total) == [
+                0, a.price * 2, a.price * 2 + b.price, a.price * 2 + b.price * 3, b.price * 3,
+            ])
         let reopened = try FeatureStore(directory: directory).snapshot
         #expect(reopened.favourites.map(\.id) == ["2"])
         #expect(reopened.basket.total == b.price * 3)

@@ -15,7 +15,8 @@ import Testing
         #expect(client.requests.isEmpty)
         let recorder = users.state.record(on: scheduler)
         scheduler.advance(by: .milliseconds(100))
-        #expect(recorder.events == [.value(.loading, at: .zero), .value(.loaded(Fixtures.users), at: .milliseconds(100))])
+        #expect(
+            recorder.events == [.value(.loading, at: .zero), .value(.loaded(Fixtures.users), at: .milliseconds(100))])
         #expect(client.requests.map(\.path) == ["/users"])
     }
 

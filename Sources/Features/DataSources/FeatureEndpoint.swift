@@ -6,7 +6,7 @@ import Networking
 /// | Request | Method and path | Parameters (query string) | Success |
 /// | --- | --- | --- | --- |
 /// | `.status` | `GET /status` | none | **every** status code (`0..<1000`): the code is the answer |
-/// | `.searchProducts(query)` | `GET /products` | `search`, `page`, `limit`, `sortBy`, `order`, `brand`, `model` | 200 |
+/// | `.searchProducts(query)` | `GET /products` | `search` `page` `limit` `sortBy` `order` `brand` `model` | 200 |
 /// | `.cryptoPrices` | `GET /crypto` | none | 200 |
 /// | `.users` | `GET /users` | none | 200 |
 ///

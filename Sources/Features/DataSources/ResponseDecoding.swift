@@ -21,9 +21,11 @@ enum ResponseDecoding {
     static func networkError(for error: DecodingError) -> NetworkError {
         switch error {
         case .typeMismatch(let type, let context):
-            return .decoding(path: path(context.codingPath), description: "expected \(type): \(context.debugDescription)")
+            return .decoding(
+                path: path(context.codingPath), description: "expected \(type): \(context.debugDescription)")
         case .valueNotFound(let type, let context):
-            return .decoding(path: path(context.codingPath), description: "missing \(type): \(context.debugDescription)")
+            return .decoding(
+                path: path(context.codingPath), description: "missing \(type): \(context.debugDescription)")
         case .keyNotFound(let key, let context):
             return .decoding(path: path(context.codingPath + [key]), description: "missing key \"\(key.stringValue)\"")
         case .dataCorrupted(let context):

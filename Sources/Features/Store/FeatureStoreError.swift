@@ -4,7 +4,7 @@ import Foundation
 ///
 /// ```swift
 /// do { store = try FeatureStore(directory: directory) }
-/// catch .corruptFile(let path, let movedTo, let reason) { print("\(path) was corrupt (\(reason)), kept as \(movedTo)") }
+/// catch .corruptFile(let path, let movedTo, let reason) { print("\(path): \(reason); kept as \(movedTo)") }
 /// ```
 public enum FeatureStoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The file could not be read or decoded. It was renamed to `movedTo` (`…corrupt-<timestamp>`) so its

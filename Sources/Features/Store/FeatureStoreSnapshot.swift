@@ -3,7 +3,8 @@ import Foundation
 /// Everything the persistent store holds: the fetch count, the favourites and the basket.
 ///
 /// Written as one small JSON file by ``FeatureStore``:
-/// `{"version": 1, "fetchCount": 3, "favourites": [product…], "basket": {"items": [{"product": …, "quantity": 2}]}}`.
+/// `{"version": 1, "fetchCount": 3, "favourites": [product…],`
+/// `"basket": {"items": [{"product": …, "quantity": 2}]}}`.
 ///
 /// ```swift
 /// let snapshot = store.snapshot

@@ -146,7 +146,9 @@ extension PriceListState {
             var previous: [String: Decimal] = [:]
             for row in rows { previous[row.currency] = row.price }
             next.rows = currencies.map {
-                PriceRow(currency: $0.currency, price: $0.price, direction: PriceDirection(from: previous[$0.currency], to: $0.price))
+                PriceRow(
+                    currency: $0.currency, price: $0.price,
+                    direction: PriceDirection(from: previous[$0.currency], to: $0.price))
             }
             next.isRefreshing = false
             next.lastRefreshed = time

@@ -76,13 +76,15 @@ public final class ProductSearchViewModel: @unchecked Sendable {
         self.pageSize = max(pageSize, 1)
         state = machine.publisher.map(\.search).removeDuplicates().eraseToAnyPublisher()
 
-        let settled = typedText
+        let settled =
+            typedText
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             .removeDuplicates()
             .debounce(for: Self.debounceInterval, scheduler: scheduler)
             .removeDuplicates()
             .sink { [weak self] text in self?.textSettled(text) }
-        let responses = requestSignals
+        let responses =
+            requestSignals
             .compactMap { [weak self] in self?.takePendingRequest() }
             .map { pending -> AnyPublisher<Outcome, Never> in
                 guard case .load(let request) = pending else { return Empty().eraseToAnyPublisher() }
