@@ -24,11 +24,6 @@ public struct CryptoCurrency: Codable, Equatable, Hashable, Sendable {
         self.price = price
     }
 
-    /// Hashes the ticker only: `Decimal` hashes equal prices written differently ("1.0", "1") differently.
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(currency)
-    }
-
     private enum CodingKeys: String, CodingKey { case currency, price }
 
     /// Decodes `currency` and a `price` written as a decimal string (or a number).

@@ -22,9 +22,15 @@ enum FieldParsing {
         try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)
     }
 
-    /// `date` as ISO 8601 with milliseconds, the form the product data uses.
+    /// `date` as ISO 8601 with milliseconds (`2023-07-16T08:46:46.400Z`), the form the product data uses,
+    /// rounded to the nearest millisecond so that parsing the text gives `date` back. (The format style
+    /// truncates: a date parsed from `.400` is a hair below it in binary and would be written `.399`.)
     static func text(for date: Date) -> String {
-        Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+        let seconds = (milliseconds / 1000).rounded(.down)
+        let fraction = String(Int(milliseconds - seconds * 1000))
+        let whole = Date.ISO8601FormatStyle().format(Date(timeIntervalSince1970: seconds))  // …T08:46:46Z
+        return whole.dropLast() + "." + String(repeating: "0", count: 3 - fraction.count) + fraction + "Z"
     }
 
     /// Decodes a decimal written as a string (as the data sets do) or as a JSON number.

@@ -49,12 +49,6 @@ public struct Product: Codable, Equatable, Hashable, Sendable, Identifiable {
         self.createdAt = createdAt
     }
 
-    /// Hashes the identifier only: `Decimal` hashes "51" and "51.00" differently although they are equal, so
-    /// hashing the price would break `Hashable`'s contract.
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(id)
-    }
-
     private enum CodingKeys: String, CodingKey {
         case id, name, brand, model, price, description, image, createdAt
     }
