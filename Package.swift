@@ -14,13 +14,16 @@ let package = Package(
     .library(name: "Streams", targets: ["Streams"]),
     .library(name: "StreamsTesting", targets: ["StreamsTesting"]),
     .library(name: "Networking", targets: ["Networking"]),
+    .library(name: "Features", targets: ["Features"]),
   ],
   targets: [
     .target(name: "Streams"),
     .target(name: "StreamsTesting", dependencies: ["Streams"]),
     .target(name: "Networking", dependencies: ["Streams"], resources: [.copy("Resources")]),
+    .target(name: "Features", dependencies: ["Streams", "Networking"]),
     .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTesting"]),
     .testTarget(name: "StreamsTestingTests", dependencies: ["Streams", "StreamsTesting"]),
+    .testTarget(name: "FeaturesTests", dependencies: ["Features", "Networking", "Streams", "StreamsTesting"]),
   ] + playgrounds.map { name in
     .executableTarget(name: name, dependencies: ["Streams", "StreamsTesting"], path: "Playgrounds/\(name)")
   },

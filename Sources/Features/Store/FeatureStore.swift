@@ -1,0 +1,172 @@
+import Foundation
+import Streams
+
+/// The persistent state of the features: the fetch count, the favourites and the basket, in one small
+/// JSON file (`features-store.json`) in a directory the caller chooses.
+///
+/// - Loading: the file is read in `init`; a missing file is an empty store. A file that cannot be read or
+///   decoded is **never silently zeroed**: it is renamed to `features-store.json.corrupt-<timestamp>` and
+///   `init` throws ``FeatureStoreError/corruptFile(path:movedTo:reason:)`` (creating the store again then
+///   starts empty, with the bad bytes kept aside).
+/// - Saving: every change is a read-modify-write of the file, written atomically (a temporary file, flushed,
+///   then renamed over the old one). A lock makes the changes of this process take turns, and an exclusive
+///   `flock` on `features-store.lock` makes processes (or several stores on one directory) take turns, and
+///   each change starts from the file as it is on disk: no increment is ever lost. If the file turns out
+///   corrupt at that point, it is moved aside, the change throws and the next change starts from the last
+///   good state this store knew.
+/// - Publishing: ``snapshots`` (and ``fetchCount``, ``favourites``, ``basket``) publish the current value on
+///   subscription and every change after it is saved, so every consumer sees every change. Values are
+///   published on the thread that made the change, after the locks are released; a consumer may change the
+///   store from inside its subscriber.
+///
+/// ```swift
+/// let store = try FeatureStore(directory: URL(fileURLWithPath: "/tmp/streams"))
+/// let c = store.fetchCount.sink { print("count:", $0) }   // count: 0
+/// try store.incrementFetchCount()                           // count: 1
+/// ```
+public final class FeatureStore: @unchecked Sendable {
+    /// The store file's name.
+    public static let fileName = "features-store.json"
+    /// The lock file's name (next to the store file).
+    public static let lockFileName = "features-store.lock"
+
+    /// Where the store file is.
+    public let fileURL: URL
+    private let fileLock: FileLock
+    private let changeLock = Lock()
+    private let relay: StateRelay<FeatureStoreSnapshot>
+    private let clock: @Sendable () -> Date
+
+    /// Opens the store in `directory` (created if missing) and loads its file.
+    ///
+    /// - Parameter clock: the time used in the name of a corrupt file moved aside (default: now).
+    /// - Throws: ``FeatureStoreError/corruptFile(path:movedTo:reason:)`` when the file is unreadable (it has
+    ///   been moved aside), ``FeatureStoreError/unsupportedVersion(path:version:)``, or
+    ///   ``FeatureStoreError/writeFailed(path:reason:)`` when the directory or lock file cannot be created.
+    public init(directory: URL, clock: @escaping @Sendable () -> Date = { Date() }) throws(FeatureStoreError) {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .writeFailed(path: directory.path, reason: error.localizedDescription)
+        }
+        let fileURL = directory.appendingPathComponent(Self.fileName)
+        let fileLock = try FileLock(path: directory.appendingPathComponent(Self.lockFileName).path)
+        let loaded = try fileLock.withLock { () throws(FeatureStoreError) in
+            try StoreFile.read(fileURL, clock: clock)
+        }
+        self.fileURL = fileURL
+        self.fileLock = fileLock
+        self.clock = clock
+        relay = StateRelay(loaded ?? .empty)
+    }
+
+    /// The current contents.
+    public var snapshot: FeatureStoreSnapshot { relay.value }
+
+    /// The contents: the current value on subscription, then each saved change.
+    public var snapshots: AnyPublisher<FeatureStoreSnapshot, Never> { relay.publisher }
+
+    /// The fetch count: the current value on subscription, then each change.
+    public var fetchCount: AnyPublisher<Int, Never> {
+        relay.publisher.map(\.fetchCount).removeDuplicates().eraseToAnyPublisher()
+    }
+
+    /// The favourites: the current list on subscription, then each change.
+    public var favourites: AnyPublisher<[Product], Never> {
+        relay.publisher.map(\.favourites).removeDuplicates().eraseToAnyPublisher()
+    }
+
+    /// The basket: the current basket on subscription, then each change.
+    public var basket: AnyPublisher<Basket, Never> {
+        relay.publisher.map(\.basket).removeDuplicates().eraseToAnyPublisher()
+    }
+
+    /// Adds 1 to the fetch count, saves, and returns the new count.
+    @discardableResult
+    public func incrementFetchCount() throws(FeatureStoreError) -> Int {
+        try change { snapshot throws(FeatureStoreError) in
+            snapshot.fetchCount += 1
+            return snapshot.fetchCount
+        }
+    }
+
+    /// Sets the fetch count to 0 and saves.
+    public func resetFetchCount() throws(FeatureStoreError) {
+        try change { snapshot throws(FeatureStoreError) in snapshot.fetchCount = 0 }
+    }
+
+    /// Adds `product` to the favourites (at the end; nothing changes if it is there already) and saves.
+    public func addFavourite(_ product: Product) throws(FeatureStoreError) {
+        try change { snapshot throws(FeatureStoreError) in
+            if !snapshot.favourites.contains(where: { $0.id == product.id }) {
+                snapshot.favourites.append(product)
+            }
+        }
+    }
+
+    /// Removes the product with `productID` from the favourites (if there) and saves.
+    public func removeFavourite(productID: String) throws(FeatureStoreError) {
+        try change { snapshot throws(FeatureStoreError) in snapshot.favourites.removeAll { $0.id == productID } }
+    }
+
+    /// Adds `quantity` units of `product` to the basket and saves.
+    ///
+    /// - Throws: ``FeatureStoreError/invalidQuantity(_:)`` when `quantity` is below 1.
+    public func addToBasket(_ product: Product, quantity: Int = 1) throws(FeatureStoreError) {
+        guard quantity >= 1 else { throw .invalidQuantity(quantity) }
+        try change { snapshot throws(FeatureStoreError) in snapshot.basket.add(product, quantity: quantity) }
+    }
+
+    /// Sets the quantity of a product in the basket (0 removes it) and saves.
+    ///
+    /// - Throws: ``FeatureStoreError/invalidQuantity(_:)`` below 0, ``FeatureStoreError/notInBasket(productID:)``.
+    public func setQuantity(_ quantity: Int, forProductID productID: String) throws(FeatureStoreError) {
+        guard quantity >= 0 else { throw .invalidQuantity(quantity) }
+        try change { snapshot throws(FeatureStoreError) in
+            guard snapshot.basket.setQuantity(quantity, forProductID: productID) else {
+                throw .notInBasket(productID: productID)
+            }
+        }
+    }
+
+    /// Removes the product with `productID` from the basket (if there) and saves.
+    public func removeFromBasket(productID: String) throws(FeatureStoreError) {
+        try change { snapshot throws(FeatureStoreError) in
+            snapshot.basket.setQuantity(0, forProductID: productID)
+        }
+    }
+
+    /// Empties the basket, saves, and returns what it held (the order placed).
+    @discardableResult
+    public func checkout() throws(FeatureStoreError) -> Basket {
+        try change { snapshot throws(FeatureStoreError) in
+            defer { snapshot.basket = Basket() }
+            return snapshot.basket
+        }
+    }
+
+    /// Applies `body` to the contents as they are on disk, saves them, and publishes the result.
+    /// Nothing is saved or published when `body` throws.
+    @discardableResult
+    private func change<Result>(
+        _ body: (inout FeatureStoreSnapshot) throws(FeatureStoreError) -> Result
+    ) throws(FeatureStoreError) -> Result {
+        let result = try saveChange(body)
+        relay.publish()
+        return result
+    }
+
+    private func saveChange<Result>(
+        _ body: (inout FeatureStoreSnapshot) throws(FeatureStoreError) -> Result
+    ) throws(FeatureStoreError) -> Result {
+        changeLock.lock()
+        defer { changeLock.unlock() }
+        return try fileLock.withLock { () throws(FeatureStoreError) -> Result in
+            var snapshot = try StoreFile.read(fileURL, clock: clock) ?? relay.value
+            let result = try body(&snapshot)
+            try AtomicFile.replace(fileURL, with: StoreFile.encode(snapshot))
+            relay.stage { $0 = snapshot }
+            return result
+        }
+    }
+}

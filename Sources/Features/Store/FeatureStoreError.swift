@@ -1,0 +1,34 @@
+import Foundation
+
+/// Why the persistent store could not load or save, with the file concerned.
+///
+/// ```swift
+/// do { store = try FeatureStore(directory: directory) }
+/// catch .corruptFile(let path, let movedTo, let reason) { print("\(path): \(reason); kept as \(movedTo)") }
+/// ```
+public enum FeatureStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The file could not be read or decoded. It was renamed to `movedTo` (`…corrupt-<timestamp>`) so its
+    /// bytes are kept, and the store starts from its last good state (empty at launch).
+    case corruptFile(path: String, movedTo: String, reason: String)
+    /// The file was written by a newer version of the app; it is left untouched.
+    case unsupportedVersion(path: String, version: Int)
+    /// The directory, the lock file or the new file could not be created or written.
+    case writeFailed(path: String, reason: String)
+    /// A quantity below 0 was asked for.
+    case invalidQuantity(Int)
+    /// The product is not in the basket.
+    case notInBasket(productID: String)
+
+    /// A one-line explanation.
+    public var description: String {
+        switch self {
+        case .corruptFile(let path, let movedTo, let reason):
+            "the store file \(path) is unreadable (\(reason)); it was moved to \(movedTo)"
+        case .unsupportedVersion(let path, let version):
+            "the store file \(path) has version \(version), newer than this app understands"
+        case .writeFailed(let path, let reason): "could not write \(path): \(reason)"
+        case .invalidQuantity(let quantity): "a quantity must be 0 or more, not \(quantity)"
+        case .notInBasket(let productID): "product \(productID) is not in the basket"
+        }
+    }
+}
