@@ -13,8 +13,11 @@ let package = Package(
     .target(name: "Streams"),
     .target(name: "StreamsTesting", dependencies: ["Streams"]),
     .target(name: "Networking", dependencies: ["Streams"], resources: [.copy("Resources")]),
+    .target(name: "LoopbackHTTPServer", path: "Tests/Support/LoopbackHTTPServer"),
     .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTesting"]),
     .testTarget(name: "StreamsTestingTests", dependencies: ["Streams", "StreamsTesting"]),
+    .testTarget(
+      name: "NetworkingTests", dependencies: ["Networking", "Streams", "StreamsTesting", "LoopbackHTTPServer"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -19,6 +19,8 @@ public actor TokenRefresher {
 
     /// How many refreshes have started (for diagnostics and tests).
     public private(set) var refreshCount = 0
+    /// How many callers of `refreshToken(replacing:)` are waiting for the running refresh now.
+    public private(set) var waitingCount = 0
 
     /// A refresher starting from `token` (nil: no token yet) whose refreshes run `refresh`, which returns
     /// the new access token or throws.
@@ -29,7 +31,7 @@ public actor TokenRefresher {
 
     /// The current token, after any running refresh has ended (its failure is ignored here).
     public func token() async -> String? {
-        if let running { _ = await running.result }
+        if let running { settle(running, await running.result) }
         return current
     }
 
@@ -48,14 +50,21 @@ public actor TokenRefresher {
             task = Task { try await refresh() }
             running = task
         }
+        waitingCount += 1
         let result = await task.result
-        if running == task {
-            running = nil
-            if case .success(let token) = result { current = token }
-        }
+        waitingCount -= 1
+        settle(task, result)
         switch result {
         case .success(let token): return token
         case .failure(let error): throw .refreshFailed(String(describing: error))
         }
+    }
+
+    /// Records the outcome of `task` if it is still the running refresh. Every waiter calls this when it
+    /// resumes, so whichever resumes first updates the token before any of them uses it.
+    private func settle(_ task: Task<String, any Error>, _ result: Result<String, any Error>) {
+        guard running == task else { return }
+        running = nil
+        if case .success(let token) = result { current = token }
     }
 }
