@@ -24,8 +24,12 @@ public protocol HTTPTransport: Sendable {
 
 /// The default transport: a `URLSession` data task per request (FoundationNetworking on Linux).
 ///
-/// Maps `URLError.timedOut` to `.timeout`, `URLError.cancelled` to `.cancelled`, and every other failure to
-/// `.transport` carrying the `URLError`. Cancelling cancels the data task, which closes its connection.
+/// - Errors: `URLError.timedOut` is `.timeout`, `URLError.cancelled` is `.cancelled`, every other failure is
+///   `.transport` carrying the `URLError`. Cancelling cancels the data task, which closes its connection.
+/// - Timeout: the request's `timeoutInterval` is enforced as a deadline for the complete response, to the
+///   millisecond. (FoundationNetworking hands libcurl whole seconds, so on Linux a 0.5 s timeout would
+///   otherwise fire at once; the session is given the interval rounded up, and this transport cancels the
+///   task at the exact deadline and reports `.timeout`.)
 ///
 /// ```swift
 /// let transport = URLSessionTransport()                  // an ephemeral session of its own
@@ -39,16 +43,37 @@ public struct URLSessionTransport: HTTPTransport {
         self.session = session
     }
 
-    /// Starts a data task for `request`.
+    /// Starts a data task for `request`, with a deadline `request.timeoutInterval` from now.
     public func send(
         _ request: URLRequest, completion: @escaping @Sendable (Result<NetworkResponse, NetworkError>) -> Void
     ) -> any Cancellable {
-        let task = session.dataTask(with: request) { data, response, error in
-            completion(Self.result(data: data, response: response, error: error))
+        let deadline = request.timeoutInterval
+        var sent = request
+        sent.timeoutInterval = max(1, deadline.rounded(.up))
+        let outcome = Locked(DeadlineState.running)
+        let task = session.dataTask(with: sent) { data, response, error in
+            let timedOut = outcome.withLock { state in
+                defer { state = .finished }
+                return state == .timedOut
+            }
+            completion(timedOut ? .failure(.timeout) : Self.result(data: data, response: response, error: error))
+        }
+        let cancellable = DataTaskCancellable(task: task)
+        if deadline > 0 {
+            DispatchQueue.global().asyncAfter(deadline: .now() + deadline) {
+                let expired = outcome.withLock { state in
+                    guard state == .running else { return false }
+                    state = .timedOut
+                    return true
+                }
+                if expired { cancellable.cancel() }
+            }
         }
         task.resume()
-        return DataTaskCancellable(task: task)
+        return cancellable
     }
+
+    private enum DeadlineState { case running, timedOut, finished }
 
     static func result(data: Data?, response: URLResponse?, error: (any Error)?) -> Result<
         NetworkResponse, NetworkError

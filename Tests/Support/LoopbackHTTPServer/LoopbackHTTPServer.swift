@@ -87,12 +87,15 @@ public final class LoopbackHTTPServer: Sendable {
     /// How many times a handler's `waitUntilDisconnected` saw the client close the connection.
     public var disconnectCount: Int { shared.state.withLock { $0.disconnects } }
 
-    /// Waits (real time, polling) until `condition` holds or `timeout` passes; returns whether it held.
-    public func wait(timeout: Duration = .seconds(2), until condition: (LoopbackHTTPServer) -> Bool) -> Bool {
+    /// Waits (real time, polling every 5 ms without blocking a thread) until `condition` holds or `timeout`
+    /// passes; returns whether it held. For tests' bounded end-to-end waits.
+    public func wait(
+        timeout: Duration = .seconds(2), until condition: @Sendable (LoopbackHTTPServer) -> Bool
+    ) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if condition(self) { return true }
-            usleep(2_000)
+            try? await Task.sleep(for: .milliseconds(5))
         }
         return condition(self)
     }
