@@ -25,7 +25,9 @@ func loopbackClient(interceptors: [any RequestInterceptor] = []) -> RemoteClient
         transport: URLSessionTransport(session: URLSession(configuration: configuration)), interceptors: interceptors)
 }
 
-/// Real HTTP against `LoopbackHTTPServer` on 127.0.0.1 (real time, each test bounded to about 2 s at most).
+/// Real HTTP against `LoopbackHTTPServer` on 127.0.0.1. Real time: about 0.3 s in all; every wait is bounded
+/// (handlers wait at most 3 s, tests at most 5 s, reached only when something is broken or the machine is
+/// heavily loaded).
 @Suite struct RemoteClientIntegrationTests {
     @Test func decodesEachBundledDataSetServedOverHTTP() async throws {
         let server = try LoopbackHTTPServer()
@@ -89,9 +91,12 @@ func loopbackClient(interceptors: [any RequestInterceptor] = []) -> RemoteClient
                 for: LoopbackEndpoint(baseURL: server.baseURL, path: "/slow", timeout: .milliseconds(300)))
         }
         guard case .timeout = error else { return fail("got \(String(describing: error))") }
-        let elapsed = ContinuousClock.now - started
-        #expect(elapsed >= .milliseconds(300) && elapsed < .milliseconds(1500), "took \(elapsed)")
-        #expect(await server.wait { $0.disconnectCount == 1 })
+        #expect(ContinuousClock.now - started >= .milliseconds(300))
+        // The client hung up before the handler's 2 s were over: it was the deadline, not the response.
+        // (On a heavily loaded machine the request may not even have reached the server in 300 ms.)
+        if server.requestCount("/slow") == 1 {
+            #expect(await server.wait(timeout: .seconds(5)) { $0.disconnectCount == 1 })
+        }
     }
 
     @Test func aConnectionClosedMidBodyIsATransportError() async throws {
@@ -161,14 +166,14 @@ func loopbackClient(interceptors: [any RequestInterceptor] = []) -> RemoteClient
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         server.route("GET", "/hang") { request in
-            _ = request.waitUntilDisconnected(timeout: .seconds(2))
+            _ = request.waitUntilDisconnected(timeout: .seconds(3))
             return .json("[]")
         }
         let recorder = loopbackClient().responsePublisher(for: LoopbackEndpoint(baseURL: server.baseURL, path: "/hang"))
             .record()
-        #expect(await server.wait { $0.requestCount("/hang") == 1 })
+        #expect(await server.wait(timeout: .seconds(5)) { $0.requestCount("/hang") == 1 })
         recorder.cancel()
-        #expect(await server.wait { $0.disconnectCount == 1 })
+        #expect(await server.wait(timeout: .seconds(5)) { $0.disconnectCount == 1 })
         #expect(recorder.events.isEmpty)
     }
 
@@ -176,15 +181,15 @@ func loopbackClient(interceptors: [any RequestInterceptor] = []) -> RemoteClient
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         server.route("GET", "/hang") { request in
-            _ = request.waitUntilDisconnected(timeout: .seconds(2))
+            _ = request.waitUntilDisconnected(timeout: .seconds(3))
             return .json("[]")
         }
         let client = loopbackClient()
         let endpoint = LoopbackEndpoint(baseURL: server.baseURL, path: "/hang")
         let task = Task { try await client.response(for: endpoint) }
-        #expect(await server.wait { $0.requestCount("/hang") == 1 })
+        #expect(await server.wait(timeout: .seconds(5)) { $0.requestCount("/hang") == 1 })
         task.cancel()
         guard case .cancelled? = await task.result.networkError else { return fail("expected cancelled") }
-        #expect(await server.wait { $0.disconnectCount == 1 })
+        #expect(await server.wait(timeout: .seconds(5)) { $0.disconnectCount == 1 })
     }
 }
