@@ -21,8 +21,11 @@ let package = Package(
     .target(name: "StreamsTesting", dependencies: ["Streams"]),
     .target(name: "Networking", dependencies: ["Streams"], resources: [.copy("Resources")]),
     .target(name: "Features", dependencies: ["Streams", "Networking"]),
+    .target(name: "LoopbackHTTPServer", path: "Tests/Support/LoopbackHTTPServer"),
     .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTesting"]),
     .testTarget(name: "StreamsTestingTests", dependencies: ["Streams", "StreamsTesting"]),
+    .testTarget(
+      name: "NetworkingTests", dependencies: ["Networking", "Streams", "StreamsTesting", "LoopbackHTTPServer"]),
     .testTarget(name: "FeaturesTests", dependencies: ["Features", "Networking", "Streams", "StreamsTesting"]),
   ] + playgrounds.map { name in
     .executableTarget(name: name, dependencies: ["Streams", "StreamsTesting"], path: "Playgrounds/\(name)")

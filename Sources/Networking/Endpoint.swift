@@ -2,12 +2,19 @@ import Foundation
 
 /// An HTTP method.
 public enum HTTPMethod: String, Sendable, CaseIterable {
+    /// GET: read a resource.
     case get = "GET"
+    /// HEAD: GET without the body.
     case head = "HEAD"
+    /// POST: create or submit; not idempotent.
     case post = "POST"
+    /// PUT: replace a resource.
     case put = "PUT"
+    /// PATCH: change part of a resource; not idempotent.
     case patch = "PATCH"
+    /// DELETE: remove a resource.
     case delete = "DELETE"
+    /// OPTIONS: ask what the server allows.
     case options = "OPTIONS"
 
     /// Whether repeating the request has the same effect as sending it once (RFC 9110 §9.2.2):
@@ -21,10 +28,15 @@ public enum HTTPMethod: String, Sendable, CaseIterable {
 /// let parameters: [String: ParameterValue] = ["search": "red car", "page": 2, "brand": ["Audi", "BMW"]]
 /// ```
 public enum ParameterValue: Sendable, Equatable {
+    /// Text.
     case string(String)
+    /// An integer.
     case int(Int)
+    /// A floating-point number.
     case double(Double)
+    /// A boolean: `true` / `false` in a query string.
     case bool(Bool)
+    /// Several values: repeated keys in a query string, a JSON array in JSON.
     case array([ParameterValue])
 }
 

@@ -1,0 +1,105 @@
+import Foundation
+import Streams
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Sends one `URLRequest` and reports the HTTP response or why there is none: the seam `RemoteClient`
+/// sends through, so unit tests can stub the network.
+///
+/// Contract: call `completion` exactly once, on any thread, with the response whatever its status, or with
+/// `.timeout`, `.cancelled` or `.transport`. The returned `Cancellable` cancels the request; after it, the
+/// completion may still be called (with `.cancelled`) or not at all.
+///
+/// ```swift
+/// let client = RemoteClient(transport: URLSessionTransport(session: .shared))
+/// ```
+public protocol HTTPTransport: Sendable {
+    /// Starts sending `request`; returns what cancels it.
+    func send(
+        _ request: URLRequest, completion: @escaping @Sendable (Result<NetworkResponse, NetworkError>) -> Void
+    ) -> any Cancellable
+}
+
+/// The default transport: a `URLSession` data task per request (FoundationNetworking on Linux).
+///
+/// - Errors: `URLError.timedOut` is `.timeout`, `URLError.cancelled` is `.cancelled`, every other failure is
+///   `.transport` carrying the `URLError`. Cancelling cancels the data task, which closes its connection.
+/// - Timeout: the request's `timeoutInterval` is enforced as a deadline for the complete response, to the
+///   millisecond. (FoundationNetworking hands libcurl whole seconds, so on Linux a 0.5 s timeout would
+///   otherwise fire at once; the session is given the interval rounded up, and this transport cancels the
+///   task at the exact deadline and reports `.timeout`.)
+///
+/// ```swift
+/// let transport = URLSessionTransport()                  // an ephemeral session of its own
+/// ```
+public struct URLSessionTransport: HTTPTransport {
+    /// The session the data tasks run in.
+    public let session: URLSession
+
+    /// A transport over `session`; by default a new ephemeral session (no cookies or cache on disk).
+    public init(session: URLSession = URLSession(configuration: .ephemeral)) {
+        self.session = session
+    }
+
+    /// Starts a data task for `request`, with a deadline `request.timeoutInterval` from now.
+    public func send(
+        _ request: URLRequest, completion: @escaping @Sendable (Result<NetworkResponse, NetworkError>) -> Void
+    ) -> any Cancellable {
+        let deadline = request.timeoutInterval
+        var sent = request
+        sent.timeoutInterval = max(1, deadline.rounded(.up))
+        let outcome = Locked(DeadlineState.running)
+        let task = session.dataTask(with: sent) { data, response, error in
+            let timedOut = outcome.withLock { state in
+                defer { state = .finished }
+                return state == .timedOut
+            }
+            completion(timedOut ? .failure(.timeout) : Self.result(data: data, response: response, error: error))
+        }
+        let cancellable = DataTaskCancellable(task: task)
+        if deadline > 0 {
+            DispatchQueue.global().asyncAfter(deadline: .now() + deadline) {
+                let expired = outcome.withLock { state in
+                    guard state == .running else { return false }
+                    state = .timedOut
+                    return true
+                }
+                if expired { cancellable.cancel() }
+            }
+        }
+        task.resume()
+        return cancellable
+    }
+
+    private enum DeadlineState { case running, timedOut, finished }
+
+    static func result(data: Data?, response: URLResponse?, error: (any Error)?) -> Result<
+        NetworkResponse, NetworkError
+    > {
+        if let error { return .failure(map(error)) }
+        guard let http = response as? HTTPURLResponse else {
+            return .failure(.transport(URLError(.badServerResponse)))
+        }
+        var headers: [String: String] = [:]
+        for case (let name as String, let value as String) in http.allHeaderFields { headers[name] = value }
+        return .success(NetworkResponse(statusCode: http.statusCode, headers: headers, body: data ?? Data()))
+    }
+
+    /// The `NetworkError` for an error a `URLSession` task completed with.
+    public static func map(_ error: any Error) -> NetworkError {
+        guard let urlError = error as? URLError else { return .transport(error) }
+        switch urlError.code {
+        case .timedOut: return .timeout
+        case .cancelled: return .cancelled
+        default: return .transport(urlError)
+        }
+    }
+}
+
+/// Cancels a `URLSessionTask`.
+private struct DataTaskCancellable: Cancellable, @unchecked Sendable {
+    let task: URLSessionTask
+    func cancel() { task.cancel() }
+}
