@@ -12,7 +12,7 @@ import Testing
 
     private func decode<T: Decodable>(_ type: T.Type, _ json: String) -> Result<T, NetworkError> {
         Result { () throws(NetworkError) in
-            try ResponseDecoding.decode(T.self, from: NetworkResponse(statusCode: 200, body: Data(json.utf8)))
+            try ResponseDecoding.decode(T.self, from: Data(json.utf8), decoder: JSONDecoder())
         }
     }
 

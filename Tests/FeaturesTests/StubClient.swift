@@ -117,7 +117,7 @@ enum Fixtures {
 
     static func decodeBundled<T: Decodable>(_ data: BundledData) throws(NetworkError) -> T {
         let response = NetworkResponse(statusCode: 200, body: try data.data())
-        return try ResponseDecoding.decode(T.self, from: response)
+        return try ResponseDecoding.decode(T.self, from: response.body, decoder: JSONDecoder())
     }
 
     static func json<T: Encodable>(_ value: T, headers: [String: String] = [:]) -> NetworkResponse {

@@ -51,7 +51,7 @@ public struct NetworkProductCatalog: ProductCatalog {
 
     /// Decodes a search response into `query`'s page.
     static func page(from response: NetworkResponse, for query: ProductQuery) throws(NetworkError) -> ProductPage {
-        let products = try ResponseDecoding.decode([Product].self, from: response)
+        let products = try ResponseDecoding.decode([Product].self, from: response.body, decoder: JSONDecoder())
         let header = response.headers.first {
             $0.key.caseInsensitiveCompare(ProductSearchRoute.totalCountHeader) == .orderedSame
         }

@@ -36,7 +36,7 @@ public struct ProductSearchRoute: Sendable {
     /// - Throws: `NetworkError` if the resource is missing or does not decode.
     public static func bundled() throws(NetworkError) -> ProductSearchRoute {
         let response = NetworkResponse(statusCode: 200, body: try BundledData.products.data())
-        return ProductSearchRoute(catalogue: try ResponseDecoding.decode([Product].self, from: response))
+        return ProductSearchRoute(catalogue: try ResponseDecoding.decode([Product].self, from: response.body, decoder: JSONDecoder()))
     }
 
     /// The response to `GET path?queryItems` (see the type's documentation). Never throws: bad input is a

@@ -1,4 +1,5 @@
 import Foundation
+import Networking
 
 /// Reads, checks and encodes the store file; moves a corrupt one aside.
 enum StoreFile {
@@ -26,10 +27,7 @@ enum StoreFile {
         }
         let snapshot: FeatureStoreSnapshot
         do {
-            snapshot = try decoder.decode(FeatureStoreSnapshot.self, from: data)
-        } catch let error as DecodingError {
-            let networkError = ResponseDecoding.networkError(for: error)
-            throw try moveAside(url, reason: "not a store file: \(networkError)", clock: clock)
+            snapshot = try ResponseDecoding.decode(FeatureStoreSnapshot.self, from: data, decoder: decoder)
         } catch {
             throw try moveAside(url, reason: "not a store file: \(error)", clock: clock)
         }

@@ -116,7 +116,7 @@ public final class PriceListViewModel: Sendable {
         let endpoint = FeatureEndpoint(baseURL: baseURL, request: .cryptoPrices)
         let load = {
             Deferred { client.responsePublisher(for: endpoint) }
-                .tryMap { try ResponseDecoding.decode([CryptoCurrency].self, from: $0) }
+                .tryMap { try ResponseDecoding.decode([CryptoCurrency].self, from: $0.body, decoder: JSONDecoder()) }
                 .mapError { $0 as? NetworkError ?? .decoding(path: "", description: "\($0)") }
                 .retry(maxRetries: maxRetries, backoff: backoff, scheduler: scheduler, shouldRetry: \.isTransient)
                 .map { Event.loaded($0, at: scheduler.now) }

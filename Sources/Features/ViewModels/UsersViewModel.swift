@@ -39,7 +39,7 @@ public final class UsersViewModel: Sendable {
         state = reloads.prepend(())
             .map { _ in
                 Deferred { client.responsePublisher(for: endpoint) }
-                    .tryMap { try ResponseDecoding.decode([User].self, from: $0) }
+                    .tryMap { try ResponseDecoding.decode([User].self, from: $0.body, decoder: JSONDecoder()) }
                     .map { UsersState.loaded($0) }
                     .catch { error in Just(UsersState.failed((error as? NetworkError)?.description ?? "\(error)")) }
                     .prepend(.loading)
