@@ -26,7 +26,9 @@ let package = Package(
     .testTarget(name: "StreamsTestingTests", dependencies: ["Streams", "StreamsTesting"]),
     .testTarget(
       name: "NetworkingTests", dependencies: ["Networking", "Streams", "StreamsTesting", "LoopbackHTTPServer"]),
-    .testTarget(name: "FeaturesTests", dependencies: ["Features", "Networking", "Streams", "StreamsTesting"]),
+    .testTarget(
+      name: "FeaturesTests",
+      dependencies: ["Features", "Networking", "Streams", "StreamsTesting", "LoopbackHTTPServer"]),
   ] + playgrounds.map { name in
     .executableTarget(name: name, dependencies: ["Streams", "StreamsTesting"], path: "Playgrounds/\(name)")
   },
