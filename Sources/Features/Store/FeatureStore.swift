@@ -39,7 +39,9 @@ public final class FeatureStore: @unchecked Sendable {
 
     /// Opens the store in `directory` (created if missing) and loads its file.
     ///
-    /// - Parameter clock: the time used in the name of a corrupt file moved aside (default: now).
+    /// - Parameters:
+    ///   - directory: where the store file (``fileName``) and its lock file live.
+    ///   - clock: the time used in the name of a corrupt file moved aside (default: now).
     /// - Throws: ``FeatureStoreError/corruptFile(path:movedTo:reason:)`` when the file is unreadable (it has
     ///   been moved aside), ``FeatureStoreError/unsupportedVersion(path:version:)``, or
     ///   ``FeatureStoreError/writeFailed(path:reason:)`` when the directory or lock file cannot be created.

@@ -70,7 +70,11 @@ public final class ProductSearchViewModel: @unchecked Sendable {
 
     /// A search over `catalog`, keeping favourites and the basket in `store`, debouncing on `scheduler`.
     ///
-    /// - Parameter pageSize: products per page (default 4; values below 1 count as 1).
+    /// - Parameters:
+    ///   - catalog: where pages of products come from (``NetworkProductCatalog`` over a local or remote client).
+    ///   - store: the persistent store holding favourites and the basket.
+    ///   - scheduler: the scheduler of the 500 ms debounce (a `TestScheduler` in tests).
+    ///   - pageSize: products per page (default 4; values below 1 count as 1).
     public init(catalog: any ProductCatalog, store: FeatureStore, scheduler: any Scheduler, pageSize: Int = 4) {
         self.store = store
         self.pageSize = max(pageSize, 1)
