@@ -8,6 +8,8 @@ let playgrounds = [
   "demand", "subjects-and-share", "debounce-vs-throttle", "retry-backoff", "switch-to-latest", "async-interop",
   "marbles",
 ]
+/// Playgrounds that also use the app layers.
+let featurePlaygrounds = ["product-search", "fetch-counter"]
 let package = Package(
   name: "Streams",
   products: [
@@ -29,8 +31,14 @@ let package = Package(
     .testTarget(
       name: "FeaturesTests",
       dependencies: ["Features", "Networking", "Streams", "StreamsTesting", "LoopbackHTTPServer"]),
-  ] + playgrounds.map { name in
-    .executableTarget(name: name, dependencies: ["Streams", "StreamsTesting"], path: "Playgrounds/\(name)")
-  },
+  ]
+    + playgrounds.map { name in
+      .executableTarget(name: name, dependencies: ["Streams", "StreamsTesting"], path: "Playgrounds/\(name)")
+    }
+    + featurePlaygrounds.map { name in
+      .executableTarget(
+        name: name, dependencies: ["Streams", "StreamsTesting", "Networking", "Features"],
+        path: "Playgrounds/\(name)")
+    },
   swiftLanguageModes: [.v6]
 )

@@ -18,6 +18,13 @@ checks=(
   "async-interop|hello, Streams"
   "marbles|Marble diagrams match"
   "marbles|Subscriptions match"
+  "product-search|t = 0.8 s: loading \"audi\"…"
+  "product-search|5 of 5 results (last page)"
+  "fetch-counter|  count 2, last answer HTTP 200"
+  "fetch-counter|starts from the file:
+  count 2"
+  "fetch-counter|reset:
+  count 0"
 )
 
 swift build
