@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A type-erased cancellable that cancels when it is deallocated.
 ///
 /// Keep the `AnyCancellable` returned by `sink` for as long as you want values: dropping it cancels the
@@ -9,12 +11,14 @@
 /// subject.sink { print($0) }.store(in: &bag)
 /// ```
 public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
-    @usableFromInline
-    let action: Locked<(() -> Void)?>
+    /// Set once by the first `cancel()`; only the caller that sets it touches `action` afterwards.
+    /// (An atomic flag instead of a lock: no lock object and no mutex per cancellable.)
+    private let isCancelled = Atomic<Bool>(false)
+    private var action: (() -> Void)?
 
     /// Wraps a closure to run (once) on cancel or deinit.
     public init(_ cancel: @escaping () -> Void) {
-        action = Locked(cancel)
+        action = cancel
     }
 
     /// Wraps another cancellable; cancelling or dropping this one cancels it.
@@ -26,10 +30,9 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
 
     /// Runs the cancel action once; later calls do nothing.
     public func cancel() {
-        let run = action.withLock { action -> (() -> Void)? in
-            defer { action = nil }
-            return action
-        }
+        guard !isCancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let run = action
+        action = nil
         run?()
     }
 

@@ -15,8 +15,12 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     let receiveValueBody: ((Input) -> Subscribers.Demand)?
     @usableFromInline
     let receiveCompletionBody: ((Subscribers.Completion<Failure>) -> Void)?
+    /// The type of the wrapped subscriber (`nil` when built from closures); named lazily by `description`.
+    @usableFromInline
+    let wrappedType: Any.Type?
+
     /// What this subscriber wraps, for debugging.
-    public let description: String
+    public var description: String { wrappedType.map { String(describing: $0) } ?? "AnySubscriber" }
 
     /// Wraps `subscriber`.
     @inlinable
@@ -28,7 +32,7 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         receiveSubscriptionBody = subscriber.receive(subscription:)
         receiveValueBody = subscriber.receive(_:)
         receiveCompletionBody = subscriber.receive(completion:)
-        description = String(describing: S.self)
+        wrappedType = S.self
     }
 
     /// Builds a subscriber from closures; a missing closure ignores its event (and a missing
@@ -41,7 +45,7 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         receiveSubscriptionBody = receiveSubscription
         receiveValueBody = receiveValue
         receiveCompletionBody = receiveCompletion
-        description = "AnySubscriber"
+        wrappedType = nil
     }
 
     /// Forwards the subscription.

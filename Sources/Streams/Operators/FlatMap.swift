@@ -17,6 +17,7 @@ extension Publisher {
     /// let c = [1, 2].publisher.flatMap { Just($0 * 10) }.sink { print($0) }   // 10 20
     /// let one = ids.flatMap(maxPublishers: .max(1)) { api.fetch($0) }       // one request at a time
     /// ```
+    @inlinable
     public func flatMap<Child: Publisher>(
         maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> Child
     ) -> Publishers.FlatMap<Child, Self> where Child.Failure == Failure {
@@ -41,6 +42,7 @@ extension Publishers {
         public let transform: (Upstream.Output) -> NewPublisher
 
         /// Creates the operator.
+        @inlinable
         public init(
             upstream: Upstream, maxPublishers: Subscribers.Demand,
             transform: @escaping (Upstream.Output) -> NewPublisher
@@ -51,21 +53,28 @@ extension Publishers {
         }
 
         /// Attaches `subscriber`.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
                 FlatMapInner<S>(downstream: subscriber, maxPublishers: maxPublishers, transform: transform))
         }
 
+        @usableFromInline
         final class FlatMapInner<Downstream: Subscriber>: MergeCore<Output, Failure, Downstream>, Subscriber,
             @unchecked Sendable
         where Downstream.Input == Output, Downstream.Failure == Failure {
+            @usableFromInline
             typealias Input = Upstream.Output
 
+            @usableFromInline
             let maxPublishers: Subscribers.Demand
             /// Guarded by the lock; released when the subscription ends.
+            @usableFromInline
             var transform: ((Upstream.Output) -> NewPublisher)?
+            @usableFromInline
             var hasUpstream = false
 
+            @inlinable
             init(
                 downstream: Downstream, maxPublishers: Subscribers.Demand,
                 transform: @escaping (Upstream.Output) -> NewPublisher
@@ -77,12 +86,15 @@ extension Publishers {
 
             override var description: String { "FlatMap" }
 
+            @inlinable
             override func releaseResourcesLocked() { transform = nil }
 
+            @inlinable
             override func replenishingUpstreamLocked() -> (any Subscription)? {
                 maxPublishers == .unlimited || sourcesDone ? nil : upstream
             }
 
+            @inlinable
             func receive(subscription: any Subscription) {
                 lock.lock()
                 guard !hasUpstream, !isTerminal, let downstream else {
@@ -97,6 +109,7 @@ extension Publishers {
                 if maxPublishers > .none { subscription.request(maxPublishers) }
             }
 
+            @inlinable
             func receive(_ input: Upstream.Output) -> Subscribers.Demand {
                 lock.lock()
                 guard let transform, let side = linkSideLocked() else {
@@ -108,6 +121,7 @@ extension Publishers {
                 return .none
             }
 
+            @inlinable
             func receive(completion: Subscribers.Completion<Failure>) {
                 lock.lock()
                 guard !isTerminal, !sourcesDone else { return lock.unlock() }
@@ -132,6 +146,7 @@ extension Publisher where Failure == Never {
     /// ```swift
     /// let responses = taps.flatMap { api.fetch() }   // taps: Never, fetch: NetworkError
     /// ```
+    @inlinable
     public func flatMap<Child: Publisher>(
         maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> Child
     ) -> Publishers.FlatMap<Child, Publishers.SetFailureType<Self, Child.Failure>> {
@@ -139,6 +154,7 @@ extension Publisher where Failure == Never {
     }
 
     /// `flatMap` when neither the upstream nor the inner publishers can fail (the same-failure form).
+    @inlinable
     public func flatMap<Child: Publisher>(
         maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> Child
     ) -> Publishers.FlatMap<Child, Self> where Child.Failure == Never {
@@ -153,6 +169,7 @@ extension Publisher {
     /// ```swift
     /// let lengths = lines.flatMap { Just($0.count) }   // lines: some Error, Just: Never
     /// ```
+    @inlinable
     public func flatMap<Child: Publisher>(
         maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> Child
     ) -> Publishers.FlatMap<Publishers.SetFailureType<Child, Failure>, Self> where Child.Failure == Never {

@@ -10,6 +10,7 @@ extension Publisher {
     /// ```swift
     /// let c = taps.merge(with: keys).sink { print($0) }
     /// ```
+    @inlinable
     public func merge<Other: Publisher>(with other: Other) -> Publishers.Merge<Self, Other>
     where Other.Output == Output, Other.Failure == Failure {
         Publishers.Merge(self, other)
@@ -23,6 +24,7 @@ extension Publisher {
     /// ```swift
     /// let c = a.merge(with: b, c).sink { print($0) }
     /// ```
+    @inlinable
     public func merge<B: Publisher, C: Publisher>(with b: B, _ c: C) -> Publishers.Merge3<Self, B, C>
     where B.Output == Output, B.Failure == Failure, C.Output == Output, C.Failure == Failure {
         Publishers.Merge3(self, b, c)
@@ -35,6 +37,7 @@ extension Publisher {
     /// ```swift
     /// let c = a.merge(with: b, c, d).sink { print($0) }
     /// ```
+    @inlinable
     public func merge<B: Publisher, C: Publisher, D: Publisher>(
         with b: B, _ c: C, _ d: D
     ) -> Publishers.Merge4<Self, B, C, D>
@@ -61,12 +64,14 @@ extension Publishers {
         public let b: B
 
         /// Merges `a` and `b`.
+        @inlinable
         public init(_ a: A, _ b: B) {
             self.a = a
             self.b = b
         }
 
         /// Attaches `subscriber`, then subscribes to `a` and `b` in that order.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let core = MergeSources(downstream: subscriber)
             core.start { add in
@@ -92,6 +97,7 @@ extension Publishers {
         public let c: C
 
         /// Merges `a`, `b` and `c`.
+        @inlinable
         public init(_ a: A, _ b: B, _ c: C) {
             self.a = a
             self.b = b
@@ -99,6 +105,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber`, then subscribes to the sources in order.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             MergeSources(downstream: subscriber).start { add in
                 add(a)
@@ -129,6 +136,7 @@ extension Publishers {
         public let d: D
 
         /// Merges `a`, `b`, `c` and `d`.
+        @inlinable
         public init(_ a: A, _ b: B, _ c: C, _ d: D) {
             self.a = a
             self.b = b
@@ -137,6 +145,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber`, then subscribes to the sources in order.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             MergeSources(downstream: subscriber).start { add in
                 add(a)
@@ -167,12 +176,15 @@ extension Publishers {
         public let publishers: [Upstream]
 
         /// Merges the given publishers.
+        @inlinable
         public init(_ upstream: Upstream...) { publishers = upstream }
 
         /// Merges the publishers of a sequence.
+        @inlinable
         public init<S: Swift.Sequence>(_ upstream: S) where S.Element == Upstream { publishers = Array(upstream) }
 
         /// Attaches `subscriber`, then subscribes to the sources in order.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             MergeSources(downstream: subscriber).start { add in
                 for publisher in publishers { add(publisher) }
@@ -184,16 +196,19 @@ extension Publishers {
         /// ```swift
         /// let more = Publishers.MergeMany(a, b).merge(with: c)
         /// ```
+        @inlinable
         public func merge(with other: Upstream) -> MergeMany<Upstream> { MergeMany(publishers + [other]) }
     }
 }
 
 /// The subscription of `merge` and `MergeMany`: a ``MergeCore`` fed by a fixed list of sources.
+@usableFromInline
 final class MergeSources<Output, Failure: Error, Downstream: Subscriber>: MergeCore<Output, Failure, Downstream>,
     @unchecked Sendable
 where Downstream.Input == Output, Downstream.Failure == Failure {
     /// Sends the subscription downstream, subscribes every source `subscribeAll` adds, then marks
     /// the list complete (so an empty list, or sources that all finished at once, finish now).
+    @inlinable
     func start(_ subscribeAll: ((any Publisher<Output, Failure>) -> Void) -> Void) {
         downstream?.receive(subscription: self)
         subscribeAll { publisher in

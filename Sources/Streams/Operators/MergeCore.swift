@@ -9,49 +9,77 @@
 ///   inside the downstream's `receive(_:)`) is only buffered. No lock is held while calling out.
 /// - Completion: `.finished` once no more sources can come (`sourcesDone`), no side is live and the
 ///   buffer is empty; the first failure drops the buffer, cancels everything and is delivered once.
+@usableFromInline
 class MergeCore<Output, Failure: Error, Downstream: Subscriber>: Subscription, CustomStringConvertible,
     @unchecked Sendable
 where Downstream.Input == Output, Downstream.Failure == Failure {
+    @usableFromInline
     typealias Side = MergeSide<Output, Failure, Downstream>
 
+    @usableFromInline
     struct Entry {
+        @usableFromInline
         let side: Side
+        @usableFromInline
         let value: Output
+
+        @inlinable
+        init(side: Side, value: Output) {
+            self.side = side
+            self.value = value
+        }
     }
 
+    @usableFromInline
     let lock = Lock()
+    @usableFromInline
     var downstream: Downstream?
     /// The downstream's outstanding demand (requested minus delivered).
+    @usableFromInline
     var demand = Subscribers.Demand.none
     /// Whether sides are asked for `.unlimited` (set once the downstream's demand became unlimited).
+    @usableFromInline
     var sidesUnlimited = false
     /// Set together with `sidesUnlimited`; the deliverer then widens the sides subscribed before.
+    @usableFromInline
     var wideningDue = false
+    @usableFromInline
     var isDelivering = false
+    @usableFromInline
     var buffer: [Entry] = []
+    @usableFromInline
     var bufferHead = 0
     /// Live sides, as an intrusive doubly linked list (no allocation per side beyond the side).
+    @usableFromInline
     var firstSide: Side?
     /// The upstream of sources (flatMap's upstream); `nil` for merge.
+    @usableFromInline
     var upstream: (any Subscription)?
     /// No more sources will be added.
+    @usableFromInline
     var sourcesDone = false
     /// No more events are accepted; a completion is due or was delivered.
+    @usableFromInline
     var isTerminal = false
+    @usableFromInline
     var pendingCompletion: Subscribers.Completion<Failure>?
 
+    @inlinable
     init(downstream: Downstream) {
         self.downstream = downstream
     }
 
+    @inlinable
     var description: String { "Merge" }
 
     /// Releases operator-specific resources (flatMap's transform). Called with the lock held.
+    @inlinable
     func releaseResourcesLocked() {}
 
     // MARK: Sides
 
     /// Registers a new side, or returns `nil` once the engine has ended. Lock held.
+    @inlinable
     final func linkSideLocked() -> Side? {
         guard !isTerminal, downstream != nil else { return nil }
         let side = Side(core: self)
@@ -62,6 +90,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     }
 
     /// Removes `side` from the live list. Lock held.
+    @inlinable
     final func unlinkLocked(_ side: Side) {
         if let previous = side.previous { previous.next = side.next } else { firstSide = side.next }
         side.next?.previous = side.previous
@@ -72,6 +101,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     }
 
     /// Unlinks every side and returns their subscriptions (to cancel outside the lock). Lock held.
+    @inlinable
     final func unlinkAllLocked() -> [any Subscription] {
         var subscriptions: [any Subscription] = []
         var side = firstSide
@@ -87,6 +117,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
         return subscriptions
     }
 
+    @inlinable
     final func sideReceived(_ side: Side, subscription: any Subscription) {
         lock.lock()
         guard side.isLive, !isTerminal, side.subscription == nil else {
@@ -100,6 +131,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
         subscription.request(initial)
     }
 
+    @inlinable
     final func sideReceived(_ side: Side, value: Output) -> Subscribers.Demand {
         lock.lock()
         guard side.isLive, !isTerminal, let downstream else {
@@ -128,6 +160,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
         return bounded ? .max(1) : .none
     }
 
+    @inlinable
     final func sideReceived(_ side: Side, completion: Subscribers.Completion<Failure>) {
         lock.lock()
         guard side.isLive else { return lock.unlock() }
@@ -144,10 +177,12 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
 
     /// The upstream to ask for one more source after a side finished (flatMap with a bounded
     /// `maxPublishers`). Lock held.
+    @inlinable
     func replenishingUpstreamLocked() -> (any Subscription)? { nil }
 
     // MARK: Downstream
 
+    @inlinable
     func request(_ more: Subscribers.Demand) {
         guard more > .none else { return }
         lock.lock()
@@ -158,6 +193,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
         drainLocked()
     }
 
+    @inlinable
     func cancel() {
         lock.lock()
         guard downstream != nil || !isTerminal else { return lock.unlock() }
@@ -176,6 +212,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
 
     // MARK: Engine
 
+    @inlinable
     final func addDemandLocked(_ more: Subscribers.Demand) {
         guard more > .none else { return }
         demand += more
@@ -185,6 +222,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
         }
     }
 
+    @inlinable
     final func takeBufferLocked() -> [Entry] {
         let taken = buffer
         buffer = []
@@ -193,6 +231,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     }
 
     /// Ends with `.finished` if nothing more can come. Lock held on entry, released on return.
+    @inlinable
     final func finishIfDoneLocked() {
         if !isDelivering && !isTerminal && sourcesDone && firstSide == nil && bufferHead == buffer.count {
             isDelivering = true
@@ -204,6 +243,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
 
     /// Fails at once: cancels the upstream and every side, drops the buffer, and delivers the failure
     /// (or leaves it to the current deliverer). Lock held on entry, released on return.
+    @inlinable
     final func failLocked(_ error: Failure) {
         guard !isTerminal, downstream != nil else { return lock.unlock() }
         isTerminal = true
@@ -226,6 +266,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
 
     /// The deliverer's loop: delivers buffered values while there is demand, then a due completion.
     /// Called with the lock held and `isDelivering` set; returns with the lock released.
+    @inlinable
     final func drainLocked() {
         while true {
             if let completion = pendingCompletion {
@@ -285,22 +326,33 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
 }
 
 /// One source's subscriber inside a ``MergeCore``. Its mutable fields are guarded by the core's lock.
+@usableFromInline
 final class MergeSide<Output, Failure: Error, Downstream: Subscriber>: Subscriber, CustomStringConvertible,
     @unchecked Sendable
 where Downstream.Input == Output, Downstream.Failure == Failure {
+    @usableFromInline
     let core: MergeCore<Output, Failure, Downstream>
+    @usableFromInline
     var subscription: (any Subscription)?
+    @usableFromInline
     var isLive = true
+    @usableFromInline
     var previous: MergeSide?
+    @usableFromInline
     var next: MergeSide?
 
+    @inlinable
     init(core: MergeCore<Output, Failure, Downstream>) { self.core = core }
 
+    @inlinable
     var description: String { core.description }
 
+    @inlinable
     func receive(subscription: any Subscription) { core.sideReceived(self, subscription: subscription) }
 
+    @inlinable
     func receive(_ input: Output) -> Subscribers.Demand { core.sideReceived(self, value: input) }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) { core.sideReceived(self, completion: completion) }
 }

@@ -18,6 +18,7 @@ extension Publisher {
     /// let shared = client.profile().share()
     /// let a = shared.sink { print("a", $0) }; let b = shared.sink { print("b", $0) }   // one request
     /// ```
+    @inlinable
     public func share() -> Publishers.Share<Self> {
         Publishers.Share(upstream: self)
     }
@@ -37,20 +38,24 @@ extension Publishers {
 
         /// The shared publisher.
         public let upstream: Upstream
-        private let connections: ShareConnections<Upstream>
+        @usableFromInline
+        let connections: ShareConnections<Upstream>
 
         /// Shares `upstream`.
+        @inlinable
         public init(upstream: Upstream) {
             self.upstream = upstream
             connections = ShareConnections(upstream: upstream, replay: 0)
         }
 
         /// Attaches `subscriber`; connects to upstream if it is the first one.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             connections.attach(subscriber)
         }
 
         /// Identity.
+        @inlinable
         public static func == (lhs: Share, rhs: Share) -> Bool { lhs === rhs }
 
         /// `Share`.
@@ -59,18 +64,25 @@ extension Publishers {
 }
 
 /// The current connection of a `share()` / `share(replay:)` publisher, replaced when it is retired.
+@usableFromInline
 final class ShareConnections<Upstream: Publisher>: @unchecked Sendable {
-    private let upstream: Upstream
-    private let replay: Int
-    private let lock = Lock()
-    private var current: ShareConnection<Upstream.Output, Upstream.Failure>?
+    @usableFromInline
+    let upstream: Upstream
+    @usableFromInline
+    let replay: Int
+    @usableFromInline
+    let lock = Lock()
+    @usableFromInline
+    var current: ShareConnection<Upstream.Output, Upstream.Failure>?
 
+    @inlinable
     init(upstream: Upstream, replay: Int) {
         self.upstream = upstream
         self.replay = replay
     }
 
     /// Attaches to the live connection, making a new one if there is none or it was just retired.
+    @inlinable
     func attach<S: Subscriber>(_ subscriber: S) where S.Input == Upstream.Output, S.Failure == Upstream.Failure {
         var stale: ShareConnection<Upstream.Output, Upstream.Failure>?
         while true {
@@ -95,30 +107,42 @@ final class ShareConnections<Upstream: Publisher>: @unchecked Sendable {
 ///
 /// Per value it takes one lock, copies the conduit list (a reference-count increment, no allocation)
 /// and offers the value to each conduit, which checks demand and serializes delivery.
+@usableFromInline
 final class ShareConnection<Output, Failure: Error>: ConduitParent, Subscriber, @unchecked Sendable {
+    @usableFromInline
     enum AttachResult {
         case retired
         case attached(isFirst: Bool)
     }
 
-    private let lock = Lock()
-    private let replay: Int
+    @usableFromInline
+    let lock = Lock()
+    @usableFromInline
+    let replay: Int
     // Guarded by `lock`.
-    private var conduits: ContiguousArray<ConduitEntry<Output, Failure>> = []
-    private var completion: Subscribers.Completion<Failure>?
-    private var hasStarted = false
+    @usableFromInline
+    var conduits: ContiguousArray<ConduitEntry<Output, Failure>> = []
+    @usableFromInline
+    var completion: Subscribers.Completion<Failure>?
+    @usableFromInline
+    var hasStarted = false
     /// Every subscriber cancelled before completion: the upstream is cancelled and this connection is
     /// never used again.
-    private var isRetired = false
-    private var upstreamSubscription: (any Subscription)?
-    private var buffer: RingBuffer<Output>
+    @usableFromInline
+    var isRetired = false
+    @usableFromInline
+    var upstreamSubscription: (any Subscription)?
+    @usableFromInline
+    var buffer: RingBuffer<Output>
 
+    @inlinable
     init(replay: Int) {
         self.replay = replay
         buffer = RingBuffer(capacity: replay)
     }
 
     /// Adds a subscriber (or completes it at once if the upstream has completed and nothing is replayed).
+    @inlinable
     func attach<S: Subscriber>(_ subscriber: S) -> AttachResult where S.Input == Output, S.Failure == Failure {
         lock.lock()
         if isRetired {
@@ -153,6 +177,7 @@ final class ShareConnection<Output, Failure: Error>: ConduitParent, Subscriber, 
     }
 
     /// Subscribes to `upstream` unless every subscriber has already left.
+    @inlinable
     func connect<Upstream: Publisher>(to upstream: Upstream)
     where Upstream.Output == Output, Upstream.Failure == Failure {
         lock.lock()
@@ -161,6 +186,7 @@ final class ShareConnection<Output, Failure: Error>: ConduitParent, Subscriber, 
         if !retired { upstream.subscribe(self) }
     }
 
+    @inlinable
     func receive(subscription: any Subscription) {
         lock.lock()
         guard !isRetired, completion == nil, upstreamSubscription == nil else {
@@ -173,6 +199,7 @@ final class ShareConnection<Output, Failure: Error>: ConduitParent, Subscriber, 
         subscription.request(.unlimited)
     }
 
+    @inlinable
     func receive(_ input: Output) -> Subscribers.Demand {
         lock.lock()
         guard !isRetired, completion == nil else {
@@ -186,6 +213,7 @@ final class ShareConnection<Output, Failure: Error>: ConduitParent, Subscriber, 
         return .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
         guard !isRetired, self.completion == nil else { return lock.unlock() }
@@ -200,6 +228,7 @@ final class ShareConnection<Output, Failure: Error>: ConduitParent, Subscriber, 
     }
 
     /// A subscriber cancelled; the last one to leave (before completion) cancels the upstream.
+    @inlinable
     func remove(_ conduit: ObjectIdentifier) {
         lock.lock()
         if let index = conduits.firstIndex(where: { $0.id == conduit }) { conduits.remove(at: index) }

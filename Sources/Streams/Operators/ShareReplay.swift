@@ -21,6 +21,7 @@ extension Publisher {
     /// let session = login().share(replay: 1)
     /// let late = session.sink { print($0) }   // gets the current session at once
     /// ```
+    @inlinable
     public func share(replay count: Int) -> Publishers.ShareReplay<Self> {
         Publishers.ShareReplay(upstream: self, count: count)
     }
@@ -43,9 +44,11 @@ extension Publishers {
         public let upstream: Upstream
         /// How many of the latest values are replayed (never negative).
         public let count: Int
-        private let connections: ShareConnections<Upstream>
+        @usableFromInline
+        let connections: ShareConnections<Upstream>
 
         /// Shares `upstream`, replaying its latest `count` values; a negative `count` counts as 0.
+        @inlinable
         public init(upstream: Upstream, count: Int) {
             self.upstream = upstream
             self.count = max(0, count)
@@ -53,11 +56,13 @@ extension Publishers {
         }
 
         /// Attaches `subscriber`; it receives the replayed values first, as its demand allows.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             connections.attach(subscriber)
         }
 
         /// Identity.
+        @inlinable
         public static func == (lhs: ShareReplay, rhs: ShareReplay) -> Bool { lhs === rhs }
 
         /// `ShareReplay`.
@@ -68,25 +73,37 @@ extension Publishers {
 /// One subscriber's connection to a `share(replay:)`: the values it may not receive yet (newest
 /// `capacity`), its demand, and serialized delivery (as ``SubjectConduit``: the thread that finds it
 /// idle delivers, others only enqueue; no lock is held while calling downstream).
+@usableFromInline
 final class ReplayConduit<Parent: ConduitParent, Downstream: Subscriber>: Subscription, CustomStringConvertible,
     @unchecked Sendable
 where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
+    @usableFromInline
     typealias Output = Parent.Output
+    @usableFromInline
     typealias Failure = Parent.Failure
 
-    private let lock = Lock()
+    @usableFromInline
+    let lock = Lock()
     // Guarded by `lock`. `downstream == nil` means completed or cancelled.
-    private var downstream: Downstream?
-    private var parent: Parent?
-    private var demand = Subscribers.Demand.none
+    @usableFromInline
+    var downstream: Downstream?
+    @usableFromInline
+    var parent: Parent?
+    @usableFromInline
+    var demand = Subscribers.Demand.none
     /// True while one thread delivers; starts true for the subscription handshake.
-    private var isDelivering = true
+    @usableFromInline
+    var isDelivering = true
     /// Values already counted against demand, waiting for the current delivery to return.
-    private var queue: RingBuffer<Output>
+    @usableFromInline
+    var queue: RingBuffer<Output>
     /// Values without demand yet (newest `capacity`), delivered after `queue`.
-    private var backlog: RingBuffer<Output>
-    private var completion: Subscribers.Completion<Failure>?
+    @usableFromInline
+    var backlog: RingBuffer<Output>
+    @usableFromInline
+    var completion: Subscribers.Completion<Failure>?
 
+    @inlinable
     init(
         parent: Parent?, downstream: Downstream, capacity: Int, replaying buffer: RingBuffer<Output>,
         completion: Subscribers.Completion<Failure>?
@@ -98,9 +115,11 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
         self.completion = completion
     }
 
+    @inlinable
     var description: String { "ShareReplay" }
 
     /// Sends the subscription downstream, then delivers what its demand allows.
+    @inlinable
     func start() {
         lock.lock()
         let downstream = self.downstream
@@ -111,10 +130,12 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
     }
 
     /// The entry its parent stores.
+    @inlinable
     var entry: ConduitEntry<Output, Failure> {
         ConduitEntry(id: ObjectIdentifier(self), offer: offer, finish: finish)
     }
 
+    @inlinable
     func offer(_ value: Output) {
         lock.lock()
         guard downstream != nil, completion == nil else { return lock.unlock() }
@@ -135,6 +156,7 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
         drain()
     }
 
+    @inlinable
     func finish(_ completion: Subscribers.Completion<Failure>) {
         lock.lock()
         guard downstream != nil, self.completion == nil else { return lock.unlock() }
@@ -145,6 +167,7 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
         drain()
     }
 
+    @inlinable
     func request(_ more: Subscribers.Demand) {
         guard more > .none else { return }
         lock.lock()
@@ -155,6 +178,7 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
         drain()
     }
 
+    @inlinable
     func cancel() {
         lock.lock()
         let released = (downstream, parent, queue, backlog)
@@ -168,7 +192,8 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
 
     /// Lock held and `isDelivering == true` on entry; delivers queued values, then kept values while
     /// demand lasts, then the completion once nothing is left. Returns with the lock released.
-    private func drain() {
+    @inlinable
+    func drain() {
         while let downstream {
             var next = queue.popFirst()
             if next == nil, demand > .none, let kept = backlog.popFirst() {
@@ -200,18 +225,26 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
 /// A first-in first-out buffer that keeps at most `capacity` elements, dropping the oldest when full
 /// (`nil` capacity: unbounded). Its storage grows to the largest size reached and is then reused, so
 /// steady appends and pops do not allocate.
+@usableFromInline
 struct RingBuffer<Element> {
-    private var storage: [Element?] = []
-    private var head = 0
-    private(set) var count = 0
-    private let capacity: Int?
+    @usableFromInline
+    var storage: [Element?] = []
+    @usableFromInline
+    var head = 0
+    @usableFromInline
+    var count = 0
+    @usableFromInline
+    let capacity: Int?
 
+    @inlinable
     init(capacity: Int?) { self.capacity = capacity }
 
+    @inlinable
     var isEmpty: Bool { count == 0 }
 
     /// Appends `element`; when the buffer is full, the oldest element is dropped first. A zero
     /// capacity keeps nothing.
+    @inlinable
     mutating func append(_ element: Element) {
         if let capacity {
             guard capacity > 0 else { return }
@@ -229,6 +262,7 @@ struct RingBuffer<Element> {
     }
 
     /// Removes and returns the oldest element.
+    @inlinable
     mutating func popFirst() -> Element? {
         guard count > 0 else { return nil }
         let element = storage[head]
@@ -240,6 +274,7 @@ struct RingBuffer<Element> {
     }
 
     /// Drops every element and the storage.
+    @inlinable
     mutating func removeAll() {
         storage = []
         head = 0
@@ -247,7 +282,8 @@ struct RingBuffer<Element> {
     }
 
     /// Doubles the storage (bounded by `capacity`), moving the elements to the front in order.
-    private mutating func grow() {
+    @inlinable
+    mutating func grow() {
         let newSize = min(max(storage.count * 2, 4), capacity ?? .max)
         var resized = [Element?](repeating: nil, count: newSize)
         for offset in 0..<count { resized[offset] = storage[(head + offset) % storage.count] }

@@ -1,0 +1,84 @@
+/// The results of several runs, summarised per scenario and library: what `bench-report` prints.
+public struct Summary {
+    /// Median, minimum and maximum of one scenario for one library.
+    public struct Figures: Equatable, Sendable {
+        /// The median of the runs (the mean of the two middle ones for an even count).
+        public let median: Double
+        /// The fastest (smallest) run.
+        public let minimum: Double
+        /// The slowest (largest) run.
+        public let maximum: Double
+        /// How many runs.
+        public let runs: Int
+
+        /// The figures of `values` (not empty).
+        public init(_ values: [Double]) {
+            let sorted = values.sorted()
+            let middle = sorted.count / 2
+            median = sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
+            minimum = sorted[0]
+            maximum = sorted[sorted.count - 1]
+            runs = sorted.count
+        }
+    }
+
+    /// A problem that makes the results untrustworthy.
+    public enum Problem: Error, Equatable, CustomStringConvertible {
+        /// Two results of one scenario observed different checksums: the libraries did different work.
+        case checksumMismatch(Scenario, [String: UInt64])
+
+        /// A readable explanation.
+        public var description: String {
+            switch self {
+            case .checksumMismatch(let scenario, let checksums):
+                let listed = checksums.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+                return "\(scenario.rawValue): checksums differ (\(listed.joined(separator: ", "))): not the same work"
+            }
+        }
+    }
+
+    /// Figures per scenario and library.
+    public let figures: [Scenario: [String: Figures]]
+
+    /// Summarises `results`; throws if the checksums of one scenario differ.
+    public init(_ results: [ResultLine]) throws {
+        var values: [Scenario: [String: [Double]]] = [:]
+        var checksums: [Scenario: [String: UInt64]] = [:]
+        for result in results {
+            values[result.scenario, default: [:]][result.library, default: []].append(result.value)
+            if let known = checksums[result.scenario]?.values.first, known != result.checksum {
+                checksums[result.scenario, default: [:]][result.library] = result.checksum
+                throw Problem.checksumMismatch(result.scenario, checksums[result.scenario] ?? [:])
+            }
+            checksums[result.scenario, default: [:]][result.library] = result.checksum
+        }
+        figures = values.mapValues { $0.mapValues(Figures.init) }
+    }
+
+    /// The ratio of two libraries' medians for `scenario`, if both ran it.
+    public func ratio(_ scenario: Scenario, _ library: String, over other: String) -> Double? {
+        guard let mine = figures[scenario]?[library], let theirs = figures[scenario]?[other], theirs.median > 0
+        else { return nil }
+        return mine.median / theirs.median
+    }
+}
+
+/// The targets of issue 8: Streams time (or memory) ÷ OpenCombine's, median of the same run.
+public enum Target {
+    /// The highest Streams/OpenCombine ratio the issue accepts for `scenario`, if it sets one.
+    public static func streamsOverOpenCombine(_ scenario: Scenario) -> Double? {
+        switch scenario {
+        case .chain, .sequence, .shareFanOut: 0.10
+        case .subscribeCancel: 0.25
+        case .debounce: 0.30
+        case .flatMap: 0.15
+        case .memoryHeap, .memoryResident: 0.5
+        case .merge, .combineLatest, .values: nil
+        }
+    }
+
+    /// The highest Streams/baseline ratio the issue accepts for `scenario` (only the chain has one).
+    public static func streamsOverBaseline(_ scenario: Scenario) -> Double? {
+        scenario == .chain ? 3 : nil
+    }
+}
