@@ -17,7 +17,7 @@ extension Publisher {
     /// The values of this publisher as a throwing `AsyncSequence`: a failure is thrown by `next()`
     /// (once; later calls return `nil`).
     ///
-    /// Same demand and cancellation contract as the non-throwing ``Publisher/values``: leaving the
+    /// Same demand and cancellation contract as the non-throwing `values`: leaving the
     /// loop early (`break`, `return`, a thrown error) or cancelling the task cancels the subscription.
     ///
     /// ```swift
@@ -26,7 +26,7 @@ extension Publisher {
     public var values: AsyncThrowingPublisher<Self> { AsyncThrowingPublisher(self) }
 }
 
-/// A publisher that cannot fail, seen as an `AsyncSequence` (see ``Publisher/values``).
+/// A publisher that cannot fail, seen as an `AsyncSequence` (see `values`).
 public struct AsyncPublisher<Upstream: Publisher>: AsyncSequence where Upstream.Failure == Never {
     /// The publisher's output.
     public typealias Element = Upstream.Output
@@ -57,7 +57,7 @@ public struct AsyncPublisher<Upstream: Publisher>: AsyncSequence where Upstream.
     }
 }
 
-/// A publisher that can fail, seen as a throwing `AsyncSequence` (see ``Publisher/values``).
+/// A publisher that can fail, seen as a throwing `AsyncSequence` (see `values`).
 public struct AsyncThrowingPublisher<Upstream: Publisher>: AsyncSequence {
     /// The publisher's output.
     public typealias Element = Upstream.Output

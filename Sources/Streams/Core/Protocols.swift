@@ -55,7 +55,7 @@ extension Subscriber where Input == Void {
 
 /// Produces values over time for any subscriber that attaches.
 ///
-/// Implement ``receive(subscriber:)``; callers use ``subscribe(_:)``. Every publisher and operator
+/// Implement ``receive(subscriber:)``; callers use `subscribe(_:)`. Every publisher and operator
 /// in this library follows the contract in DESIGN.md §2.
 ///
 /// ```swift
@@ -67,7 +67,7 @@ public protocol Publisher<Output, Failure> {
     /// The type of error published; `Never` when it cannot fail.
     associatedtype Failure: Error
 
-    /// Attaches `subscriber`. Called by ``subscribe(_:)``; implementations must call
+    /// Attaches `subscriber`. Called by `subscribe(_:)`; implementations must call
     /// `subscriber.receive(subscription:)` exactly once, first.
     func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure
 }

@@ -19,7 +19,7 @@ extension Publisher {
         Publishers.CombineLatest(self, other)
     }
 
-    /// Like ``combineLatest(_:)``, passing the latest values through `transform`.
+    /// Like `combineLatest(_:)`, passing the latest values through `transform`.
     ///
     /// ```swift
     /// let total = price.combineLatest(quantity) { $0 * Double($1) }
@@ -31,7 +31,7 @@ extension Publisher {
     }
 
     /// Publishes a tuple of the latest values of this publisher, `b` and `c` whenever one emits, once
-    /// all have emitted. Same contract as ``combineLatest(_:)``.
+    /// all have emitted. Same contract as `combineLatest(_:)`.
     ///
     /// ```swift
     /// let c = r.combineLatest(g, b).sink { print($0) }
@@ -42,7 +42,7 @@ extension Publisher {
         Publishers.CombineLatest3(self, b, c)
     }
 
-    /// Like ``combineLatest(_:_:)``, passing the latest values through `transform`.
+    /// Like `combineLatest(_:_:)`, passing the latest values through `transform`.
     ///
     /// ```swift
     /// let color = r.combineLatest(g, b) { Color(red: $0, green: $1, blue: $2) }
@@ -55,7 +55,7 @@ extension Publisher {
 }
 
 extension Publishers {
-    /// The publisher returned by ``Publisher/combineLatest(_:)``.
+    /// The publisher returned by `combineLatest(_:)`.
     public struct CombineLatest<A: Publisher, B: Publisher>: Publisher where A.Failure == B.Failure {
         /// A tuple of both latest values.
         public typealias Output = (A.Output, B.Output)
@@ -82,7 +82,7 @@ extension Publishers {
         }
     }
 
-    /// The publisher returned by ``Publisher/combineLatest(_:_:)``.
+    /// The publisher returned by `combineLatest(_:_:)`.
     public struct CombineLatest3<A: Publisher, B: Publisher, C: Publisher>: Publisher
     where A.Failure == B.Failure, A.Failure == C.Failure {
         /// A tuple of the three latest values.

@@ -26,7 +26,7 @@ extension Publisher {
 }
 
 extension Publishers {
-    /// The publisher returned by ``Publisher/flatMap(maxPublishers:_:)``.
+    /// The publisher returned by `flatMap(maxPublishers:_:)`.
     public struct FlatMap<NewPublisher: Publisher, Upstream: Publisher>: Publisher
     where NewPublisher.Failure == Upstream.Failure {
         /// The inner publishers' output type.
@@ -141,7 +141,7 @@ extension Publishers {
 
 extension Publisher where Failure == Never {
     /// `flatMap` from a publisher that cannot fail into inner publishers that can: the upstream is
-    /// re-typed with ``Publisher/setFailureType(to:)``, then merged as ``Publisher/flatMap(maxPublishers:_:)``.
+    /// re-typed with ``Publisher/setFailureType(to:)``, then merged as `flatMap(maxPublishers:_:)`.
     ///
     /// ```swift
     /// let responses = taps.flatMap { api.fetch() }   // taps: Never, fetch: NetworkError

@@ -22,7 +22,7 @@ extension Publisher where Output: Publisher, Output.Failure == Failure {
 }
 
 extension Publishers {
-    /// The publisher returned by ``Publisher/switchToLatest()``.
+    /// The publisher returned by `switchToLatest()`.
     public struct SwitchToLatest<P: Publisher, Upstream: Publisher>: Publisher
     where Upstream.Output == P, P.Failure == Upstream.Failure {
         /// The inner publishers' output type.

@@ -16,7 +16,7 @@ extension Publisher {
         Publishers.Zip(self, other)
     }
 
-    /// Like ``zip(_:)``, passing each pair through `transform`.
+    /// Like `zip(_:)`, passing each pair through `transform`.
     ///
     /// ```swift
     /// let sums = a.zip(b) { $0 + $1 }
@@ -27,7 +27,7 @@ extension Publisher {
         Publishers.Zip(self, other).map(transform)
     }
 
-    /// Combines the n-th values of this publisher, `b` and `c` into a tuple. Same contract as ``zip(_:)``.
+    /// Combines the n-th values of this publisher, `b` and `c` into a tuple. Same contract as `zip(_:)`.
     ///
     /// ```swift
     /// let c = a.zip(b, c).sink { print($0) }
@@ -38,7 +38,7 @@ extension Publisher {
         Publishers.Zip3(self, b, c)
     }
 
-    /// Like ``zip(_:_:)``, passing each triple through `transform`.
+    /// Like `zip(_:_:)`, passing each triple through `transform`.
     ///
     /// ```swift
     /// let sums = a.zip(b, c) { $0 + $1 + $2 }
@@ -51,7 +51,7 @@ extension Publisher {
 }
 
 extension Publishers {
-    /// The publisher returned by ``Publisher/zip(_:)``.
+    /// The publisher returned by `zip(_:)`.
     public struct Zip<A: Publisher, B: Publisher>: Publisher where A.Failure == B.Failure {
         /// A tuple of the n-th values of both sources.
         public typealias Output = (A.Output, B.Output)
@@ -78,7 +78,7 @@ extension Publishers {
         }
     }
 
-    /// The publisher returned by ``Publisher/zip(_:_:)``.
+    /// The publisher returned by `zip(_:_:)`.
     public struct Zip3<A: Publisher, B: Publisher, C: Publisher>: Publisher
     where A.Failure == B.Failure, A.Failure == C.Failure {
         /// A tuple of the n-th values of the three sources.
