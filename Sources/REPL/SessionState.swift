@@ -130,9 +130,10 @@ struct SessionState {
 
     /// Records a counter state; returns the fetch's result line once an awaited fetch completes.
     mutating func counterChanged(to next: FetchCounterState, interactive: Bool) -> [OutputLine] {
+        let wasLoading = counter?.isLoading ?? false
         counter = next
         guard awaitingFetch else { return [] }
-        if next.isLoading { return interactive ? [.output(Renderer.fetching)] : [] }
+        if next.isLoading { return interactive && !wasLoading ? [.output(Renderer.fetching)] : [] }
         awaitingFetch = false
         if let error = next.lastError { return [.error(Renderer.fetchFailed(error))] }
         return [.output(Renderer.fetched(next))]
