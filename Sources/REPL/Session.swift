@@ -81,10 +81,9 @@ public final class Session: @unchecked Sendable {
     /// Starts: prints the banner (interactive), subscribes to the view models and then to the input.
     public func start() {
         if isInteractive {
+            let directory = store.fileURL.deletingLastPathComponent().path
             emit([
-                .output(
-                    "\(REPLOptions.versionLine) — data: \(source), store: \(store.fileURL.deletingLastPathComponent().path)"
-                ),
+                .output("\(REPLOptions.versionLine) — data: \(source), store: \(directory)"),
                 .output("Type a search, or :help for the commands; :quit or Ctrl-D to leave."),
             ])
         }

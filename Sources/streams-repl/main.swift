@@ -13,10 +13,10 @@ import Streams
 #endif
 
 /// Writes `text` to `descriptor` completely (retrying short writes and interruptions).
-func write(_ text: String, to descriptor: Int32) {
+func writeText(_ text: String, to descriptor: Int32) {
     var bytes = Array(text.utf8)[...]
     while !bytes.isEmpty {
-        let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         if written < 0 {
             if errno == EINTR { continue }
             return  // stdout or stderr closed: nothing more can be shown
@@ -31,15 +31,15 @@ let options: REPLOptions
 do {
     options = try REPLOptions.parse(Array(CommandLine.arguments.dropFirst()), environment: environment, home: home)
 } catch {
-    write("streams-repl: \(error)\n\n\(REPLOptions.usage)\n", to: STDERR_FILENO)
+    writeText("streams-repl: \(error)\n\n\(REPLOptions.usage)\n", to: STDERR_FILENO)
     exit(2)
 }
 switch options.action {
 case .help:
-    write(REPLOptions.usage + "\n", to: STDOUT_FILENO)
+    writeText(REPLOptions.usage + "\n", to: STDOUT_FILENO)
     exit(0)
 case .version:
-    write(REPLOptions.versionLine + "\n", to: STDOUT_FILENO)
+    writeText(REPLOptions.versionLine + "\n", to: STDOUT_FILENO)
     exit(0)
 case .run:
     break
@@ -54,7 +54,8 @@ let store: FeatureStore
 do {
     store = try FeatureStore(directory: options.dataDirectory)
 } catch {
-    write("streams-repl: cannot use the data directory \(options.dataDirectory.path): \(error)\n", to: STDERR_FILENO)
+    writeText(
+        "streams-repl: cannot use the data directory \(options.dataDirectory.path): \(error)\n", to: STDERR_FILENO)
     exit(1)
 }
 
@@ -64,7 +65,7 @@ do {
         input: lines, store: store, scheduler: queue, source: options.server.map { .remote($0) } ?? .local,
         isInteractive: isInteractive)
 } catch {
-    write("streams-repl: cannot start: \(error)\n", to: STDERR_FILENO)
+    writeText("streams-repl: cannot start: \(error)\n", to: STDERR_FILENO)
     exit(1)
 }
 
@@ -72,9 +73,9 @@ let printing = session.output.sink(
     receiveCompletion: { _ in exit(0) },
     receiveValue: { line in
         switch line {
-        case .output(let text): write(text + "\n", to: STDOUT_FILENO)
-        case .error(let text): write(text + "\n", to: STDERR_FILENO)
-        case .prompt(let text): write(text, to: STDOUT_FILENO)
+        case .output(let text): writeText(text + "\n", to: STDOUT_FILENO)
+        case .error(let text): writeText(text + "\n", to: STDERR_FILENO)
+        case .prompt(let text): writeText(text, to: STDOUT_FILENO)
         }
     })
 
@@ -82,7 +83,7 @@ let printing = session.output.sink(
 signal(SIGINT, SIG_IGN)
 let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: queue)
 interrupt.setEventHandler {
-    if isInteractive { write("\n", to: STDOUT_FILENO) }
+    if isInteractive { writeText("\n", to: STDOUT_FILENO) }
     exit(130)
 }
 interrupt.resume()

@@ -41,13 +41,16 @@ import Testing
                 "  #3    Ford XC90                     1 × 735.00      735.00",
                 "total 1249.00 (3 items)",
             ])
-        #expect(harness.run(":cart quantity 10 1").outputs == ["#10 Ford Focus: quantity 1; basket total 992.00 (2 items)"])
+        #expect(
+            harness.run(":cart quantity 10 1").outputs == ["#10 Ford Focus: quantity 1; basket total 992.00 (2 items)"])
         #expect(harness.run(":cart remove 3").outputs == ["removed #3 Ford XC90; basket total 257.00 (1 item)"])
         #expect(harness.run(":cart remove 3").errors == ["product #3 is not in the basket"])
         #expect(harness.run(":cart qty 3 2").errors == ["product #3 is not in the basket"])
         #expect(
             harness.run(":cart checkout").outputs == [
-                "checked out:", "  #10   Ford Focus                    1 × 257.00      257.00", "total 257.00 (1 item)",
+                "checked out:",
+                "  #10   Ford Focus                    1 × 257.00      257.00",
+                "total 257.00 (1 item)",
             ])
         #expect(harness.store.snapshot.basket.isEmpty)
         #expect(harness.run(":cart checkout").errors == ["the basket is empty: nothing to check out"])
@@ -145,9 +148,10 @@ import Testing
         #expect(output.errors.count == 1)
         #expect(output.errors[0].hasPrefix("could not use local: "))
         #expect(output.errors[0].hasSuffix("(still using http://127.0.0.1:9)"))
-        #expect(harness.run(":source ftp://x").errors == [
-            "'ftp://x' is neither 'local' nor an http(s) address (usage: :source local|URL)"
-        ])
+        #expect(
+            harness.run(":source ftp://x").errors == [
+                "'ftp://x' is neither 'local' nor an http(s) address (usage: :source local|URL)"
+            ])
     }
 
     @Test func historyListsTheLinesBeforeIt() throws {
@@ -166,7 +170,10 @@ import Testing
             #expect(listing.contains { $0.hasPrefix("  " + help.usage) && $0.hasSuffix(help.summary) })
         }
         #expect(harness.run(":help quit").outputs == [":quit", "  finish pending work and exit", "  also: :q, :exit"])
-        #expect(harness.run(":help :fecth").errors == ["no command ':fecth' to explain (did you mean :fetch? type :help for the list)"])
+        #expect(
+            harness.run(":help :fecth").errors == [
+                "no command ':fecth' to explain (did you mean :fetch? type :help for the list)"
+            ])
     }
 
     @Test func unknownCommandsAndBadArgumentsAreErrorsAndTheSessionGoesOn() throws {
@@ -178,7 +185,8 @@ import Testing
                 "unknown command ':zzzzzz' (type :help for the list)",
                 ":next takes no arguments (usage: :next)",
                 "unknown sort 'prise' (did you mean price? usage: :sort price|price-desc|newest|oldest|none)",
-                "unknown :cart action 'chekout' (did you mean checkout? usage: :cart [show|add|remove|quantity|checkout])",
+                "unknown :cart action 'chekout' (did you mean checkout? "
+                    + "usage: :cart [show|add|remove|quantity|checkout])",
                 "wrong arguments for :cart add (usage: :cart add ID [QTY])",
             ])
         #expect(output.outputs.first == #"results for "focus": 5 products"#)

@@ -64,13 +64,16 @@ import Testing
         let harness = try SessionHarness(interactive: true)
         let start = harness.take()
         #expect(start.count == 3)
-        #expect(start[0] == .output("streams-repl \(REPLOptions.version) — data: local, store: \(harness.directory.path)"))
+        #expect(
+            start[0]
+                == .output("streams-repl \(REPLOptions.version) — data: local, store: \(harness.directory.path)"))
         #expect(start[2] == .prompt("> "))
         let search = harness.run("focus")
         #expect(search.first == .output(#"searching "focus"…"#))
         #expect(search.last == .prompt("> "))
         #expect(harness.run(":next").prefix(1) == [.output("loading page 2…")])
-        #expect(harness.run(":fetch") == [.output("fetching the status…"), .output("HTTP 200, count 1"), .prompt("> ")])
+        #expect(
+            harness.run(":fetch") == [.output("fetching the status…"), .output("HTTP 200, count 1"), .prompt("> ")])
         #expect(harness.run(":prices BTC2").first == .output("loading prices…"))
         #expect(harness.run(":users").first == .output("loading users…"))
         harness.input.send(completion: .finished)

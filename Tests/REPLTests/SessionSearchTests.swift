@@ -72,7 +72,10 @@ import Testing
         #expect(sorted.outputs[1] == #"results for "ford" (sorted by price, lowest first): 4 products"#)
         #expect(sorted.outputs[2].contains("#70"))  // 46.00, the cheapest
         let branded = harness.run(":brand Honda")
-        #expect(branded.outputs == ["brand Honda", #"no products match "ford" (brand Honda; sorted by price, lowest first)"#])
+        #expect(
+            branded.outputs == [
+                "brand Honda", #"no products match "ford" (brand Honda; sorted by price, lowest first)"#,
+            ])
         let modelled = harness.run(":brand", ":model CTS")
         #expect(modelled.outputs.contains("every brand"))
         #expect(modelled.outputs.contains("model CTS"))
@@ -106,10 +109,11 @@ import Testing
         #expect(failed.errors == [#"page 2 of "focus" failed: the request timed out (:next to try again)"#])
         harness.local.fail("/products", with: nil)
         let next = harness.run(":next")
-        #expect(next.outputs == [
-            "  #59   Honda Focus               Honda          Fiesta             985.00",
-            "page 2 of 2, 5 of 5 shown (last page)",
-        ])
+        #expect(
+            next.outputs == [
+                "  #59   Honda Focus               Honda          Fiesta             985.00",
+                "page 2 of 2, 5 of 5 shown (last page)",
+            ])
     }
 
     @Test func aCommandWaitsForTheDebouncedSearchAndItsAnswer() throws {
