@@ -6,7 +6,7 @@ import Streams
 /// The REPL as a stream transformer: input lines in; view-model inputs, and output lines out.
 ///
 /// - Lines: a line starting with `:` is a command (see ``CommandHelp``); a blank line is ignored; any other
-///   line is a search text sent to ``ProductSearchViewModel/search(_:)``, so lines typed or piped quickly are
+///   line is a search text sent to `ProductSearchViewModel.search(_:)`, so lines typed or piped quickly are
 ///   debounced (500 ms) into one search for the last text.
 /// - Order: lines run in order. A search line runs at once; a command (or a line that cannot be understood)
 ///   waits until earlier work has settled — the debounced search and its answer, a page, a fetch, a list —
@@ -44,10 +44,16 @@ public final class Session: @unchecked Sendable {
     private let viewModelSubscriptions = Locked<[String: AnyCancellable]>([:])
 
     /// A session reading `input`, keeping favourites, basket and count in `store`, timing on `scheduler`,
-    /// with its data from `source` (clients made by `clients`).
+    /// with its data from `source`.
     ///
-    /// - Parameter isInteractive: whether a person types (stdin is a terminal): adds the banner, the prompt
-    ///   and state lines.
+    /// - Parameters:
+    ///   - input: the lines to run; finishing it ends the session once pending work has settled.
+    ///   - store: where the count, favourites and basket are kept (shared by every source).
+    ///   - scheduler: where the session runs and the view models time debounces, timeouts and retries; serial.
+    ///   - source: the data source to start with (`:source` changes it).
+    ///   - isInteractive: whether a person types (stdin is a terminal): adds the banner, the prompt and
+    ///     state lines.
+    ///   - clients: makes the network client of each source.
     /// - Throws: when the client for `source` cannot be made (e.g. the bundled data is unreadable): a fatal
     ///   error, nothing can work.
     public init(
