@@ -104,6 +104,19 @@ import Testing
         #expect(run.stdoutLines.first == #"results for "focus": 5 products"#)
     }
 
+    @Test func ctrlCExitsCleanlyAndKeepsWhatWasSaved() throws {
+        let data = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let run = try REPLProcess.run(
+            ["--data-dir", data.path], input: Data(":fetch\n".utf8),
+            interruption: .init(afterOutput: "HTTP 200, count 1\n"))
+        #expect(run.status == 130)
+        #expect(run.stdoutLines == ["HTTP 200, count 1"])
+        #expect(run.stderr == "")
+        let saved = try REPLProcess.run(["--data-dir", data.path], script: ":count\n")
+        #expect(saved.stdoutLines == ["count 1"])
+    }
+
     @Test func anUnusableDataDirectoryIsFatal() throws {
         let file = temporaryDirectory()
         try Data("not a directory".utf8).write(to: file)

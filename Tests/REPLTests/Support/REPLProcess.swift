@@ -22,6 +22,12 @@ enum REPLProcess {
         }
     }
 
+    /// When to send SIGINT.
+    struct Interruption: Sendable {
+        /// Text stdout must contain first.
+        var afterOutput: String
+    }
+
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }
@@ -56,7 +62,12 @@ enum REPLProcess {
     ///
     /// Spawned with `posix_spawn` over pipes marked close-on-exec, pipes and spawn under one lock, so a binary
     /// started at the same time by another test never inherits (and holds open) this run's pipes.
-    static func run(_ arguments: [String], input: Data = Data(), timeout: Duration = .seconds(8)) throws -> Outcome {
+    /// - Parameter interruption: when set, stdin stays open until stdout contains `afterOutput`; then the binary
+    ///   gets SIGINT (as from Ctrl-C).
+    static func run(
+        _ arguments: [String], input: Data = Data(), timeout: Duration = .seconds(8),
+        interruption: Interruption? = nil
+    ) throws -> Outcome {
         let path = try binary().path
         // Writing to a binary that exited early (a bad flag) must be an error, not a SIGPIPE that ends the tests.
         signal(SIGPIPE, SIG_IGN)
@@ -87,23 +98,33 @@ enum REPLProcess {
             for descriptor in [stdin.write, stdout.read, stderr.read] { close(descriptor) }
             throw Failure(description: "posix_spawn \(path) failed: \(spawned)")
         }
+        let child = pid
         // Dedicated threads (not the global dispatch queue, whose few threads other runs may all be blocking).
         let output = Collected()
         let readersDone = DispatchSemaphore(value: 0)
         for (descriptor, name) in [(stdout.read, "stdout"), (stderr.read, "stderr")] {
             Thread.detachNewThread {
-                output.set(name, readToEnd(descriptor))
+                readToEnd(descriptor) { output.append(name, $0) }
                 close(descriptor)
                 readersDone.signal()
             }
         }
         Thread.detachNewThread {
             writeAll(input, to: stdin.write)
+            if let interruption {
+                // Bounded wait (polling every 10 ms) for the line, then Ctrl-C; stdin stays open meanwhile.
+                let deadline = ContinuousClock.now + .seconds(5)
+                while !String(decoding: output.get("stdout"), as: UTF8.self).contains(interruption.afterOutput),
+                    ContinuousClock.now < deadline
+                {
+                    usleep(10_000)
+                }
+                kill(child, SIGINT)
+            }
             close(stdin.write)
         }
         let exited = DispatchSemaphore(value: 0)
         let status = Locked<Int32>(-1)
-        let child = pid
         Thread.detachNewThread {
             var code: Int32 = 0
             while waitpid(child, &code, 0) < 0 && errno == EINTR {}
@@ -136,14 +157,13 @@ enum REPLProcess {
         return (descriptors[0], descriptors[1])
     }
 
-    private static func readToEnd(_ descriptor: Int32) -> Data {
-        var data = Data()
+    private static func readToEnd(_ descriptor: Int32, _ received: (Data) -> Void) {
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return data }
-            data.append(contentsOf: buffer[..<count])
+            guard count > 0 else { return }
+            received(Data(buffer[..<count]))
         }
     }
 
@@ -167,6 +187,6 @@ enum REPLProcess {
 private final class Collected: Sendable {
     private let data = Locked<[String: Data]>([:])
 
-    func set(_ name: String, _ bytes: Data) { data.withLock { $0[name] = bytes } }
+    func append(_ name: String, _ bytes: Data) { data.withLock { $0[name, default: Data()].append(bytes) } }
     func get(_ name: String) -> Data { data.withLock { $0[name] ?? Data() } }
 }
