@@ -127,6 +127,23 @@ import Testing
         #expect(run.stderr.hasPrefix("streams-repl: cannot use the data directory \(file.path)/store: "))
     }
 
+    @Test func aCorruptStoreIsFatalAndKeptAsideThenTheNextRunStartsEmpty() throws {
+        let data = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        try Data("{ not json".utf8).write(to: data.appendingPathComponent(FeatureStore.fileName))
+        let run = try REPLProcess.run(["--data-dir", data.path], script: ":count\n")
+        #expect(run.status == 1)
+        #expect(run.stdout == "")
+        #expect(run.stderr.contains("is unreadable"))
+        #expect(run.stderr.contains("it was moved to"))
+        let kept = try FileManager.default.contentsOfDirectory(atPath: data.path)
+        #expect(kept.contains { $0.hasPrefix(FeatureStore.fileName + ".corrupt-") })
+        let next = try REPLProcess.run(["--data-dir", data.path], script: ":count\n")
+        #expect(next.status == 0)
+        #expect(next.stdoutLines == ["count 0"])
+    }
+
     @Test func serverModeTalksHTTPToTheLoopbackServer() throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }

@@ -99,6 +99,7 @@ enum REPLProcess {
             throw Failure(description: "posix_spawn \(path) failed: \(spawned)")
         }
         let child = pid
+        let status = Locked<Int32?>(nil)  // set once the binary has exited (and been reaped)
         // Dedicated threads (not the global dispatch queue, whose few threads other runs may all be blocking).
         let output = Collected()
         let readersDone = DispatchSemaphore(value: 0)
@@ -119,12 +120,12 @@ enum REPLProcess {
                 {
                     usleep(10_000)
                 }
-                kill(child, SIGINT)
+                if status.withLock({ $0 == nil }) { kill(child, SIGINT) }  // stdin stays open, as in a terminal; it is closed once the binary exits
+            } else {
+                close(stdin.write)
             }
-            close(stdin.write)
         }
         let exited = DispatchSemaphore(value: 0)
-        let status = Locked<Int32>(-1)
         Thread.detachNewThread {
             var code: Int32 = 0
             while waitpid(child, &code, 0) < 0 && errno == EINTR {}
@@ -135,15 +136,17 @@ enum REPLProcess {
         if exited.wait(timeout: .now() + seconds) == .timedOut {
             kill(pid, SIGKILL)
             _ = exited.wait(timeout: .now() + 2)
+            if interruption != nil { close(stdin.write) }
             throw Failure(description: "streams-repl \(arguments) did not exit within \(timeout); killed")
         }
+        if interruption != nil { close(stdin.write) }
         // The binary has exited and nothing else holds the pipes: both readers reach the end at once.
         for _ in 0..<2 {
             guard readersDone.wait(timeout: .now() + 5) == .success else {
                 throw Failure(description: "the output of streams-repl \(arguments) did not end")
             }
         }
-        let code = status.withLock { $0 }
+        let code = status.withLock { $0 } ?? -1
         let exitStatus = (code & 0x7F) == 0 ? (code >> 8) & 0xFF : 128 + (code & 0x7F)
         return Outcome(
             status: exitStatus, stdout: String(decoding: output.get("stdout"), as: UTF8.self),
