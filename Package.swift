@@ -17,12 +17,16 @@ let package = Package(
     .library(name: "StreamsTesting", targets: ["StreamsTesting"]),
     .library(name: "Networking", targets: ["Networking"]),
     .library(name: "Features", targets: ["Features"]),
+    .library(name: "REPL", targets: ["REPL"]),
+    .executable(name: "streams-repl", targets: ["streams-repl"]),
   ],
   targets: [
     .target(name: "Streams"),
     .target(name: "StreamsTesting", dependencies: ["Streams"]),
     .target(name: "Networking", dependencies: ["Streams"], resources: [.copy("Resources")]),
     .target(name: "Features", dependencies: ["Streams", "Networking"]),
+    .target(name: "REPL", dependencies: ["Streams", "Networking", "Features"]),
+    .executableTarget(name: "streams-repl", dependencies: ["REPL", "Features", "Streams"]),
     .target(name: "LoopbackHTTPServer", path: "Tests/Support/LoopbackHTTPServer"),
     .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTesting"]),
     .testTarget(name: "StreamsTestingTests", dependencies: ["Streams", "StreamsTesting"]),
@@ -31,6 +35,11 @@ let package = Package(
     .testTarget(
       name: "FeaturesTests",
       dependencies: ["Features", "Networking", "Streams", "StreamsTesting", "LoopbackHTTPServer"]),
+    .testTarget(
+      name: "REPLTests",
+      dependencies: [
+        "REPL", "Features", "Networking", "Streams", "StreamsTesting", "LoopbackHTTPServer", "streams-repl",
+      ]),
   ]
     + playgrounds.map { name in
       .executableTarget(name: name, dependencies: ["Streams", "StreamsTesting"], path: "Playgrounds/\(name)")

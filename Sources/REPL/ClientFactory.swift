@@ -1,0 +1,38 @@
+import Features
+import Foundation
+import Networking
+
+/// Makes the network client for a ``DataSource``: what `:source` and `--server` switch.
+///
+/// ```swift
+/// let clients = ClientFactory.live   // LocalClient.features() and RemoteClient()
+/// let onVirtualTime = ClientFactory(
+///     local: { try LocalClient.features(latency: .milliseconds(100), scheduler: scheduler) },
+///     remote: { _ in RemoteClient() })
+/// ```
+public struct ClientFactory: Sendable {
+    /// The client for ``DataSource/local``; it may fail (e.g. the bundled data cannot be read).
+    public var local: @Sendable () throws -> any NetworkClient
+    /// The client for a server at the given address.
+    public var remote: @Sendable (URL) -> any NetworkClient
+
+    /// A factory from two closures.
+    public init(
+        local: @escaping @Sendable () throws -> any NetworkClient,
+        remote: @escaping @Sendable (URL) -> any NetworkClient
+    ) {
+        self.local = local
+        self.remote = remote
+    }
+
+    /// The bundled data answered at once (`LocalClient.features()`), or URLSession (`RemoteClient()`).
+    public static let live = ClientFactory(local: { try LocalClient.features() }, remote: { _ in RemoteClient() })
+
+    /// The client and base URL for `source`.
+    func connection(to source: DataSource) throws -> (client: any NetworkClient, baseURL: URL) {
+        switch source {
+        case .local: (try local(), FeatureEndpoint.localBaseURL)
+        case .remote(let url): (remote(url), url)
+        }
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+
+/// The command-line options of `streams-repl`, parsed from its arguments.
+///
+/// - `--server URL` (or `--server=URL`): use a remote server (an `http` or `https` address) instead of the
+///   bundled data.
+/// - `--data-dir PATH` (or `--data-dir=PATH`): where the count, favourites and basket are kept; by default
+///   `$XDG_DATA_HOME/streams-repl`, else `~/.local/share/streams-repl`.
+/// - `--help` / `-h` and `--version`: print and exit 0. Anything else is a ``REPLOptionsError`` (the tool
+///   prints it with the usage on stderr and exits 2).
+///
+/// ```swift
+/// let options = try REPLOptions.parse(["--server", "http://127.0.0.1:8080"], environment: [:], home: "/home/ada")
+/// options.dataDirectory.path   // "/home/ada/.local/share/streams-repl"
+/// ```
+public struct REPLOptions: Equatable, Sendable {
+    /// What the tool is asked to do.
+    public enum Action: Equatable, Sendable {
+        /// Run the REPL.
+        case run
+        /// Print ``REPLOptions/usage`` and exit 0.
+        case help
+        /// Print ``REPLOptions/versionLine`` and exit 0.
+        case version
+    }
+
+    /// The tool's version.
+    public static let version = "0.1.0"
+    /// `streams-repl <version>`, what `--version` prints.
+    public static let versionLine = "streams-repl \(version)"
+
+    /// The usage text `--help` prints (and a bad flag prints on stderr).
+    public static let usage = """
+        usage: streams-repl [--server URL] [--data-dir PATH] [--help] [--version]
+
+        A line-based REPL over the Features view models: any line that is not a command searches the
+        products; commands start with ':' (type :help for the list).
+
+        options:
+          --server URL     use the server at URL (http or https) instead of the bundled data
+          --data-dir PATH  keep the count, favourites and basket in PATH
+                           (default: $XDG_DATA_HOME/streams-repl, else ~/.local/share/streams-repl)
+          -h, --help       print this help and exit
+          --version        print the version and exit
+        """
+
+    /// What to do.
+    public var action: Action
+    /// The server's address, or `nil` for the bundled data.
+    public var server: URL?
+    /// Where the store is kept.
+    public var dataDirectory: URL
+
+    /// Options with every field given.
+    public init(action: Action = .run, server: URL? = nil, dataDirectory: URL) {
+        self.action = action
+        self.server = server
+        self.dataDirectory = dataDirectory
+    }
+
+    /// Parses `arguments` (without the program's name); `environment` and `home` choose the default data
+    /// directory.
+    ///
+    /// - Throws: ``REPLOptionsError`` for an unknown option, a missing value, an unusable server address or an
+    ///   unexpected argument.
+    public static func parse(
+        _ arguments: [String], environment: [String: String], home: String
+    ) throws(REPLOptionsError) -> REPLOptions {
+        var options = REPLOptions(dataDirectory: defaultDataDirectory(environment: environment, home: home))
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            let (name, inlineValue) = split(argument)
+            switch name {
+            case "-h", "--help":
+                options.action = .help
+                return options
+            case "--version":
+                options.action = .version
+                return options
+            case "--server":
+                let text = try value(of: name, inline: inlineValue, from: &remaining)
+                options.server = try serverURL(text)
+            case "--data-dir":
+                let text = try value(of: name, inline: inlineValue, from: &remaining)
+                guard !text.isEmpty else { throw .missingValue(option: name) }
+                options.dataDirectory = URL(fileURLWithPath: text, isDirectory: true)
+            default:
+                if argument.hasPrefix("-") {
+                    let known = ["--server", "--data-dir", "--help", "--version"]
+                    throw .unknownOption(argument, suggestion: Suggestion.closest(to: name, in: known))
+                }
+                throw .unexpectedArgument(argument)
+            }
+        }
+        return options
+    }
+
+    /// `$XDG_DATA_HOME/streams-repl` when `XDG_DATA_HOME` is an absolute path (the XDG rule), else
+    /// `<home>/.local/share/streams-repl`.
+    public static func defaultDataDirectory(environment: [String: String], home: String) -> URL {
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            return URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("streams-repl")
+        }
+        return URL(fileURLWithPath: home, isDirectory: true)
+            .appendingPathComponent(".local/share/streams-repl")
+    }
+
+    /// A server address: `http` or `https` with a host.
+    static func serverURL(_ text: String) throws(REPLOptionsError) -> URL {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            let host = url.host, !host.isEmpty
+        else { throw .invalidServer(text) }
+        return url
+    }
+
+    private static func split(_ argument: String) -> (name: String, value: String?) {
+        guard argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+    }
+
+    private static func value(
+        of name: String, inline: String?, from remaining: inout ArraySlice<String>
+    ) throws(REPLOptionsError) -> String {
+        if let inline { return inline }
+        guard let next = remaining.popFirst() else { throw .missingValue(option: name) }
+        return next
+    }
+}
+
+/// Why the command line could not be understood; the tool prints ``description`` and the usage on stderr
+/// and exits 2.
+///
+/// ```swift
+/// REPLOptionsError.unknownOption("--sever", suggestion: "--server").description
+/// // "unknown option '--sever' (did you mean --server?)"
+/// ```
+public enum REPLOptionsError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// An option the tool does not know, with the closest known one if any is close.
+    case unknownOption(String, suggestion: String?)
+    /// An option that needs a value came last (or with an empty value).
+    case missingValue(option: String)
+    /// `--server` was given something that is not an `http`/`https` address with a host.
+    case invalidServer(String)
+    /// A word that is not an option (the tool takes none).
+    case unexpectedArgument(String)
+
+    /// One line explaining the problem.
+    public var description: String {
+        switch self {
+        case .unknownOption(let option, let suggestion):
+            "unknown option '\(option)'" + (suggestion.map { " (did you mean \($0)?)" } ?? "")
+        case .missingValue(let option): "\(option) needs a value"
+        case .invalidServer(let text): "--server needs an http or https address with a host, not '\(text)'"
+        case .unexpectedArgument(let argument): "unexpected argument '\(argument)' (streams-repl takes only options)"
+        }
+    }
+}

@@ -1,0 +1,309 @@
+import Features
+import Foundation
+import Networking
+import Streams
+
+/// The REPL as a stream transformer: input lines in; view-model inputs, and output lines out.
+///
+/// - Lines: a line starting with `:` is a command (see ``CommandHelp``); a blank line is ignored; any other
+///   line is a search text sent to `ProductSearchViewModel.search(_:)`, so lines typed or piped quickly are
+///   debounced (500 ms) into one search for the last text.
+/// - Order: lines run in order. A search line runs at once; a command (or a line that cannot be understood)
+///   waits until earlier work has settled — the debounced search and its answer, a page, a fetch, a list —
+///   so a script's `:next` pages the results of the line before it, and output never interleaves.
+/// - Output: ``output`` publishes ``OutputLine``s: results on `.output`, problems on `.error` (the session
+///   goes on), and in interactive mode a banner, a `.prompt` whenever the session waits for input, and state
+///   lines ("searching…"). Piped (not interactive): only results and errors, so scripts see stable output.
+/// - End: when the input finishes (or `:quit` runs), the session finishes pending work — the last debounced
+///   search and its answer, requests in flight (store writes are synchronous) — then ``output`` finishes.
+///   ``isIdle`` tells whether everything has settled.
+/// - Threading: input, view-model outputs and timers are all received on `scheduler` (`receive(on:)`), so the
+///   session runs serially there; ``output`` is published on `scheduler`. Use a serial scheduler (a serial
+///   `DispatchQueue`, or a `TestScheduler` in tests). State is kept under a lock; nothing is called out
+///   while holding it.
+///
+/// ```swift
+/// let session = try Session(input: lines, store: store, scheduler: DispatchQueue(label: "repl"))
+/// let printing = session.output.sink(receiveCompletion: { _ in exit(0) }) { print($0) }
+/// session.start()
+/// ```
+public final class Session: @unchecked Sendable {
+    /// The interactive prompt.
+    public static let prompt = "> "
+
+    private let store: FeatureStore
+    private let scheduler: any Scheduler
+    private let clients: ClientFactory
+    private let isInteractive: Bool
+    private let input: AnyPublisher<InputLine, Never>
+    private let state = Locked(SessionState())
+    private let viewModels: Locked<ViewModelSet>
+    private let outputSubject = PassthroughSubject<OutputLine, Never>()
+    private let idleSubject = CurrentValueSubject<Bool, Never>(true)
+    private let inputSubscription = Locked<AnyCancellable?>(nil)
+    private let viewModelSubscriptions = Locked<[String: AnyCancellable]>([:])
+
+    /// A session reading `input`, keeping favourites, basket and count in `store`, timing on `scheduler`,
+    /// with its data from `source`.
+    ///
+    /// - Parameters:
+    ///   - input: the lines to run; finishing it ends the session once pending work has settled.
+    ///   - store: where the count, favourites and basket are kept (shared by every source).
+    ///   - scheduler: where the session runs and the view models time debounces, timeouts and retries; serial.
+    ///   - source: the data source to start with (`:source` changes it).
+    ///   - isInteractive: whether a person types (stdin is a terminal): adds the banner, the prompt and
+    ///     state lines.
+    ///   - clients: makes the network client of each source.
+    /// - Throws: when the client for `source` cannot be made (e.g. the bundled data is unreadable): a fatal
+    ///   error, nothing can work.
+    public init(
+        input: some Publisher<InputLine, Never>, store: FeatureStore, scheduler: any Scheduler,
+        source: DataSource = .local, isInteractive: Bool = false, clients: ClientFactory = .live
+    ) throws {
+        self.input = input.eraseToAnyPublisher()
+        self.store = store
+        self.scheduler = scheduler
+        self.clients = clients
+        self.isInteractive = isInteractive
+        viewModels = Locked(try ViewModelSet(source: source, clients: clients, store: store, scheduler: scheduler))
+    }
+
+    deinit {
+        inputSubscription.withLock { $0 }?.cancel()
+        for subscription in viewModelSubscriptions.withLock({ $0.values }) { subscription.cancel() }
+    }
+
+    /// The lines to print, in order, on `scheduler`; finishes when the session has ended. Subscribe before
+    /// ``start()``: lines published before a subscriber arrives are not replayed.
+    public var output: AnyPublisher<OutputLine, Never> { outputSubject.eraseToAnyPublisher() }
+
+    /// Whether everything has settled: no line waiting, no search debouncing or loading, no request in
+    /// flight. Publishes the current value on subscription, then each change.
+    public var isIdle: AnyPublisher<Bool, Never> { idleSubject.removeDuplicates().eraseToAnyPublisher() }
+
+    /// The data source in use.
+    public var source: DataSource { viewModels.withLock { $0.source } }
+
+    /// Starts: prints the banner (interactive), subscribes to the view models and then to the input.
+    public func start() {
+        if isInteractive {
+            let directory = store.fileURL.deletingLastPathComponent().path
+            emit([
+                .output("\(REPLOptions.versionLine) — data: \(source), store: \(directory)"),
+                .output("Type a search, or :help for the commands; :quit or Ctrl-D to leave."),
+            ])
+        }
+        subscribe(to: viewModels.withLock { $0 })
+        let subscription = input.receive(on: scheduler).sink(
+            receiveCompletion: { [weak self] _ in self?.inputFinished() },
+            receiveValue: { [weak self] line in self?.received(line) })
+        inputSubscription.withLock { $0 = subscription }
+        scheduleTurn()
+    }
+
+    // MARK: Input
+
+    private func received(_ line: InputLine) {
+        state.withLock { state in
+            guard !state.inputEnded else { return }
+            state.pending.append(line)
+            state.isPromptShown = false
+        }
+        scheduleTurn()
+    }
+
+    private func inputFinished() {
+        state.withLock { $0.inputEnded = true }
+        scheduleTurn()
+    }
+
+    /// Runs the next line if it may run now, then decides whether to prompt or end. One line per turn, so the
+    /// states a line causes are received (they are queued on the scheduler first) before the next line runs.
+    private func scheduleTurn() {
+        let schedule = state.withLock { state -> Bool in
+            guard !state.isTurnScheduled, !state.hasEnded else { return false }
+            state.isTurnScheduled = true
+            return true
+        }
+        if schedule { scheduler.schedule { [weak self] in self?.turn() } }
+    }
+
+    private func turn() {
+        enum Step {
+            case run(InputLine)
+            case end(interactive: Bool)
+            case prompt
+            case wait
+        }
+        let step = state.withLock { state -> Step in
+            state.isTurnScheduled = false
+            if let line = state.pending.first, state.isSettled || Self.runsAtOnce(line) {
+                state.pending.removeFirst()
+                return .run(line)
+            }
+            guard state.isIdle else { return .wait }
+            if state.inputEnded {
+                guard !state.hasEnded else { return .wait }
+                state.hasEnded = true
+                return .end(interactive: state.isPromptShown)
+            }
+            guard isInteractive, !state.isPromptShown else { return .wait }
+            state.isPromptShown = true
+            return .prompt
+        }
+        switch step {
+        case .run(let line):
+            run(line)
+            scheduleTurn()
+        case .end(let interactive):
+            publishIdle()
+            if interactive { emit([.output("")]) }
+            inputSubscription.withLock { $0 }?.cancel()
+            outputSubject.send(completion: .finished)
+        case .prompt:
+            emit([.prompt(Self.prompt)])
+        case .wait:
+            break
+        }
+        publishIdle()
+    }
+
+    /// Whether `line` runs without waiting for earlier work: search text and blank lines.
+    private static func runsAtOnce(_ line: InputLine) -> Bool {
+        guard case .text(let text) = line else { return false }
+        return !text.trimmingCharacters(in: .whitespaces).hasPrefix(":")
+    }
+
+    private func run(_ line: InputLine) {
+        let text: String
+        switch line {
+        case .unreadable(let reason):
+            emit([.error(reason)])
+            return
+        case .text(let line):
+            text = line
+        }
+        let parsed: ParsedLine
+        do {
+            parsed = try CommandParser.parse(text)
+        } catch {
+            state.withLock { $0.history.append(text) }
+            emit([.error(error.message)])
+            return
+        }
+        switch parsed {
+        case .blank:
+            return
+        case .search(let search):
+            state.withLock { state in
+                state.history.append(text)
+                state.typedText = search.trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            viewModels.withLock { $0 }.search.search(search)
+        case .command(let command):
+            state.withLock { $0.history.append(text) }
+            execute(command)
+        }
+    }
+
+    // MARK: View models
+
+    /// Subscribes to the search and counter outputs of `set` (prices and users load when asked for).
+    func subscribe(to set: ViewModelSet) {
+        let search = set.search.state.receive(on: scheduler).sink { [weak self] next in
+            self?.changed { $0.searchChanged(to: next, interactive: $1) }
+        }
+        let counter = set.counter.state.receive(on: scheduler).sink { [weak self] next in
+            self?.changed { $0.counterChanged(to: next, interactive: $1) }
+        }
+        replaceSubscriptions(["search": search, "counter": counter], removing: ["prices", "users"])
+    }
+
+    /// Subscribes to the price list (which starts loading it), unless subscribed already; returns whether it
+    /// subscribed.
+    func subscribeToPrices(of set: ViewModelSet) -> Bool {
+        guard viewModelSubscriptions.withLock({ $0["prices"] == nil }) else { return false }
+        let prices = set.prices.state.receive(on: scheduler).sink { [weak self] next in
+            self?.changed { $0.pricesChanged(to: next, interactive: $1) }
+        }
+        replaceSubscriptions(["prices": prices], removing: [])
+        return true
+    }
+
+    /// Subscribes to the users list (which starts loading it), unless subscribed already; returns whether it
+    /// subscribed.
+    func subscribeToUsers(of set: ViewModelSet) -> Bool {
+        guard viewModelSubscriptions.withLock({ $0["users"] == nil }) else { return false }
+        let users = set.users.state.receive(on: scheduler).sink { [weak self] next in
+            self?.changed { $0.usersChanged(to: next, interactive: $1) }
+        }
+        replaceSubscriptions(["users": users], removing: [])
+        return true
+    }
+
+    private func replaceSubscriptions(_ added: [String: AnyCancellable], removing removed: [String]) {
+        let replaced = viewModelSubscriptions.withLock { subscriptions -> [AnyCancellable] in
+            var old: [AnyCancellable] = []
+            for key in removed + Array(added.keys) {
+                if let subscription = subscriptions.removeValue(forKey: key) { old.append(subscription) }
+            }
+            subscriptions.merge(added) { _, new in new }
+            return old
+        }
+        for subscription in replaced { subscription.cancel() }  // outside the lock
+    }
+
+    /// Applies a view-model change to the state, prints what it decides, and lets the next line run.
+    private func changed(_ change: (inout SessionState, Bool) -> [OutputLine]) {
+        let lines = state.withLock { change(&$0, isInteractive) }
+        emit(lines)
+        scheduleTurn()
+    }
+
+    // MARK: Helpers for commands
+
+    /// The state, read or changed under the lock (never calling out).
+    func withState<Result>(_ body: (inout SessionState) -> Result) -> Result {
+        state.withLock(body)
+    }
+
+    /// The view models in use.
+    var currentViewModels: ViewModelSet { viewModels.withLock { $0 } }
+
+    /// Replaces the view models (for `:source`).
+    func replaceViewModels(with set: ViewModelSet) {
+        viewModels.withLock { $0 = set }
+        subscribe(to: set)
+    }
+
+    /// The store.
+    var featureStore: FeatureStore { store }
+
+    /// The client factory.
+    var clientFactory: ClientFactory { clients }
+
+    /// The scheduler.
+    var sessionScheduler: any Scheduler { scheduler }
+
+    /// Whether the session is interactive.
+    var interactive: Bool { isInteractive }
+
+    /// Stops reading input: the session ends once pending work has settled (`:quit`).
+    func stopReading() {
+        state.withLock { state in
+            state.inputEnded = true
+            state.pending.removeAll()
+        }
+        let subscription = inputSubscription.withLock { $0 }
+        subscription?.cancel()
+    }
+
+    /// Publishes lines (never under a lock).
+    func emit(_ lines: [OutputLine]) {
+        for line in lines { outputSubject.send(line) }
+    }
+
+    private func publishIdle() {
+        idleSubject.send(state.withLock { $0.isIdle && !$0.isTurnScheduled })
+    }
+}

@@ -1,0 +1,176 @@
+import Features
+import Foundation
+
+/// Everything a ``Session`` knows, as a value: the lines waiting, what was typed, the latest output of each
+/// view model and which answers are awaited. Its methods decide what to print; the session runs them under
+/// its lock and prints after releasing it.
+struct SessionState {
+    /// Lines received but not yet run (a command waits until earlier work has settled).
+    var pending: [InputLine] = []
+    /// Every text line run so far, commands included.
+    var history: [String] = []
+    /// The last search text sent to the search view model, trimmed (`nil`: none yet).
+    var typedText: String?
+    /// The sort and filters asked for (re-applied when the source changes).
+    var sort: ProductSort?
+    var brands: Set<String> = []
+    var models: Set<String> = []
+    /// The latest outputs of the view models.
+    var search = SearchState.idle
+    var counter: FetchCounterState?
+    var prices: PriceListState?
+    var users: UsersState?
+    /// The results printed so far: their query (any page) and how many products were printed.
+    var printedResults: (query: ProductQuery, count: Int)?
+    /// Answers a command is waiting for (the command's output is printed when they arrive).
+    var awaitingFetch = false
+    var awaitingPrices = false
+    var pricesFilter: String?
+    var awaitingUsers = false
+    /// Whether the input ended (or `:quit` ran), and whether the session has ended.
+    var inputEnded = false
+    var hasEnded = false
+    /// Whether the prompt is showing (so it is printed once per wait).
+    var isPromptShown = false
+    /// Whether a turn of ``Session`` is scheduled.
+    var isTurnScheduled = false
+
+    /// Whether the search shows the answer to the last text typed (or nothing was typed), with nothing
+    /// loading.
+    var isSearchSettled: Bool {
+        switch search {
+        case .idle: return typedText == nil
+        case .hint:
+            return typedText.map { !$0.isEmpty && $0.count < ProductSearchViewModel.minimumSearchLength } ?? true
+        case .loading: return false
+        case .results(let results): return !results.isLoadingNextPage && answersTypedText(results.query)
+        case .empty(let query), .failed(let query, _): return answersTypedText(query)
+        }
+    }
+
+    /// Whether nothing is waiting: no line pending, the search settled, no awaited answer.
+    var isIdle: Bool {
+        pending.isEmpty && isSettled
+    }
+
+    /// Whether no work is in flight (lines may be pending).
+    var isSettled: Bool {
+        isSearchSettled && !awaitingFetch && !awaitingPrices && !awaitingUsers
+    }
+
+    /// Whether `query` is the search of the last typed text (any sort, filter or page).
+    func answersTypedText(_ query: ProductQuery) -> Bool {
+        guard let typedText else { return true }
+        return query.search.trimmingCharacters(in: .whitespacesAndNewlines) == typedText
+    }
+
+    // MARK: Rendering changes
+
+    /// Records a new search state and returns the lines it prints: results as they arrive (only the rows not
+    /// printed yet), an empty result, a failure, a hint; in interactive mode also the loading lines. A state
+    /// for an older text (while a newer one is being debounced) prints nothing.
+    mutating func searchChanged(to next: SearchState, interactive: Bool) -> [OutputLine] {
+        let previous = search
+        search = next
+        switch next {
+        case .idle:
+            return []
+        case .hint(let message):
+            guard isSearchSettled else { return [] }
+            printedResults = nil
+            return [.output(message)]
+        case .loading(let query):
+            printedResults = nil
+            return interactive && answersTypedText(query) ? [.output(Renderer.loading(query))] : []
+        case .empty(let query):
+            printedResults = nil
+            return answersTypedText(query) ? [.output(Renderer.empty(query))] : []
+        case .failed(let query, let message):
+            printedResults = nil
+            return answersTypedText(query) ? [.error(Renderer.searchFailed(query, message: message))] : []
+        case .results(let results):
+            guard answersTypedText(results.query) else { return [] }
+            return resultsLines(results, previous: previous, interactive: interactive)
+        }
+    }
+
+    private mutating func resultsLines(
+        _ results: SearchResults, previous: SearchState, interactive: Bool
+    ) -> [OutputLine] {
+        var lines: [OutputLine] = []
+        var printed = 0
+        if let earlier = printedResults, Self.sameSearch(earlier.query, results.query),
+            earlier.count <= results.products.count
+        {
+            printed = earlier.count
+        } else {
+            lines.append(.output(Renderer.searchHeader(results)))
+        }
+        let newRows = results.products.dropFirst(printed)
+        lines += newRows.map { .output(Renderer.productRow($0)) }
+        if !newRows.isEmpty || printed == 0 { lines.append(.output(Renderer.pageFooter(results))) }
+        printedResults = (results.query, results.products.count)
+        if results.isLoadingNextPage, interactive {
+            lines.append(.output(Renderer.loadingNextPage(results)))
+        }
+        if let message = results.nextPageError {
+            var previousError: String?
+            if case .results(let earlier) = previous { previousError = earlier.nextPageError }
+            if previousError != message { lines.append(.error(Renderer.nextPageFailed(results, message: message))) }
+        }
+        return lines
+    }
+
+    /// Whether two queries are the same search (text, filters, sort, page size), whatever their page.
+    static func sameSearch(_ a: ProductQuery, _ b: ProductQuery) -> Bool {
+        var a = a
+        a.page = b.page
+        return a == b
+    }
+
+    /// Records a counter state; returns the fetch's result line once an awaited fetch completes.
+    mutating func counterChanged(to next: FetchCounterState, interactive: Bool) -> [OutputLine] {
+        let wasLoading = counter?.isLoading ?? false
+        counter = next
+        guard awaitingFetch else { return [] }
+        if next.isLoading { return interactive && !wasLoading ? [.output(Renderer.fetching)] : [] }
+        awaitingFetch = false
+        if let error = next.lastError { return [.error(Renderer.fetchFailed(error))] }
+        return [.output(Renderer.fetched(next))]
+    }
+
+    /// Records a price-list state; returns the list once an awaited refresh completes.
+    mutating func pricesChanged(to next: PriceListState, interactive: Bool) -> [OutputLine] {
+        prices = next
+        guard awaitingPrices else { return [] }
+        if next.isRefreshing { return interactive ? [.output(Renderer.loadingPrices)] : [] }
+        awaitingPrices = false
+        return pricesLines(next)
+    }
+
+    /// The price list as `:prices` prints it (the rows kept, then the error of a failed refresh).
+    func pricesLines(_ state: PriceListState) -> [OutputLine] {
+        var lines: [OutputLine] = []
+        if !state.rows.isEmpty || state.error == nil {
+            lines += Renderer.prices(state, filter: pricesFilter).map { .output($0) }
+        }
+        if let error = state.error { lines.append(.error(Renderer.pricesFailed(error))) }
+        return lines
+    }
+
+    /// Records a users state; returns the list (or the failure) once an awaited load completes.
+    mutating func usersChanged(to next: UsersState, interactive: Bool) -> [OutputLine] {
+        users = next
+        guard awaitingUsers else { return [] }
+        switch next {
+        case .loading:
+            return interactive ? [.output(Renderer.loadingUsers)] : []
+        case .loaded(let users):
+            awaitingUsers = false
+            return Renderer.users(users).map { .output($0) }
+        case .failed(let message):
+            awaitingUsers = false
+            return [.error(Renderer.usersFailed(message))]
+        }
+    }
+}

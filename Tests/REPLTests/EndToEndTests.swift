@@ -1,0 +1,204 @@
+import Features
+import Foundation
+import LoopbackHTTPServer
+import Networking
+import Testing
+
+/// The built `streams-repl` binary driven through pipes: stdout, stderr and exit status. Each run is bounded
+/// (killed after a few seconds).
+@Suite struct EndToEndTests {
+    private func temporaryDirectory() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("repl-e2e-\(UUID().uuidString)")
+    }
+
+    @Test func aSearchScriptPrintsOnlyResults() throws {
+        let data = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let run = try REPLProcess.run(["--data-dir", data.path], script: "fo\nfoc\nfocus\n:sort price-desc\n")
+        #expect(run.status == 0)
+        #expect(run.stderr == "")
+        #expect(
+            run.stdoutLines == [
+                #"results for "focus": 5 products"#,
+                "  #1    Bentley Focus             Lamborghini    CTS                 51.00",
+                "  #10   Ford Focus                Maserati       CTS                257.00",
+                "  #24   Aston Martin Focus        Rolls Royce    Roadster           128.00",
+                "  #54   Hyundai Focus             Volkswagen     A4                 355.00",
+                "page 1 of 2, 4 of 5 shown (:next for more)",
+                "sorting by price, highest first",
+                #"results for "focus" (sorted by price, highest first): 5 products"#,
+                "  #59   Honda Focus               Honda          Fiesta             985.00",
+                "  #54   Hyundai Focus             Volkswagen     A4                 355.00",
+                "  #10   Ford Focus                Maserati       CTS                257.00",
+                "  #24   Aston Martin Focus        Rolls Royce    Roadster           128.00",
+                "page 1 of 2, 4 of 5 shown (:next for more)",
+            ])
+    }
+
+    @Test func paginationAppendsTheNextPageUntilTheLast() throws {
+        let data = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let run = try REPLProcess.run(["--data-dir", data.path], script: "focus\n:next\n:next")  // no final newline
+        #expect(run.status == 0)
+        #expect(
+            run.stdoutLines.suffix(2) == [
+                "  #59   Honda Focus               Honda          Fiesta             985.00",
+                "page 2 of 2, 5 of 5 shown (last page)",
+            ])
+        #expect(run.stderrLines == ["no more results: page 2 is the last page"])
+    }
+
+    @Test func theCountAndTheBasketPersistAcrossRunsUntilReset() throws {
+        let data = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let first = try REPLProcess.run(["--data-dir", data.path], script: ":fetch\n:fetch\nford\n:cart add 10 2\n")
+        #expect(first.status == 0)
+        #expect(first.stdoutLines.prefix(2) == ["HTTP 200, count 1", "HTTP 200, count 2"])
+        #expect(first.stdoutLines.last == "added 2 × #10 Ford Focus; basket total 514.00 (2 items)")
+        let second = try REPLProcess.run(["--data-dir", data.path], script: ":count\n:cart\n:fetch\n:reset\n")
+        #expect(second.status == 0)
+        #expect(
+            second.stdoutLines == [
+                "count 2", "basket:", "  #10   Ford Focus                    2 × 257.00      514.00",
+                "total 514.00 (2 items)", "HTTP 200, count 3", "count reset to 0",
+            ])
+        let third = try REPLProcess.run(["--data-dir", data.path], script: ":count\n")
+        #expect(third.stdoutLines == ["count 0"])
+        #expect(FileManager.default.fileExists(atPath: data.appendingPathComponent(FeatureStore.fileName).path))
+    }
+
+    @Test func badFlagsPrintUsageOnStderrAndExit2() throws {
+        for arguments in [["--bogus"], ["--sever", "http://x"], ["--server"], ["--server", "nowhere"], ["extra"]] {
+            let run = try REPLProcess.run(arguments)
+            #expect(run.status == 2, "\(arguments)")
+            #expect(run.stdout == "")
+            #expect(run.stderr.hasPrefix("streams-repl: "), "\(arguments): \(run.stderr)")
+            #expect(run.stderr.contains("usage: streams-repl [--server URL] [--data-dir PATH]"))
+        }
+        let suggested = try REPLProcess.run(["--sever", "http://x"])
+        #expect(suggested.stderrLines.first == "streams-repl: unknown option '--sever' (did you mean --server?)")
+    }
+
+    @Test func helpAndVersionPrintOnStdoutAndExit0() throws {
+        let help = try REPLProcess.run(["--help"])
+        #expect(help.status == 0 && help.stderr == "")
+        #expect(help.stdout.hasPrefix("usage: streams-repl"))
+        let version = try REPLProcess.run(["--version"])
+        #expect(version.status == 0)
+        #expect(version.stdoutLines == ["streams-repl 0.1.0"])
+    }
+
+    @Test func garbageLinesAreReportedAndTheRestIsRun() throws {
+        let data = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        var input = Data(repeating: UInt8(ascii: "a"), count: 200_000)
+        input += Data("\n".utf8) + Data([0x66, 0x6F, 0xFF, 0xC3, 0x0A]) + Data(":nope\nfocus\n".utf8)
+        let run = try REPLProcess.run(["--data-dir", data.path], input: input)
+        #expect(run.status == 0)
+        #expect(
+            run.stderrLines == [
+                "input line 1 is too long (200000 bytes; the limit is 4096) and was ignored",
+                "input line 2 is not valid UTF-8 and was ignored",
+                "unknown command ':nope' (type :help for the list)",
+            ])
+        #expect(run.stdoutLines.first == #"results for "focus": 5 products"#)
+    }
+
+    @Test func ctrlCExitsCleanlyAndKeepsWhatWasSaved() throws {
+        let data = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let run = try REPLProcess.run(
+            ["--data-dir", data.path], input: Data(":fetch\n".utf8),
+            interruption: .init(afterOutput: "HTTP 200, count 1\n"))
+        #expect(run.status == 130)
+        #expect(run.stdoutLines == ["HTTP 200, count 1"])
+        #expect(run.stderr == "")
+        let saved = try REPLProcess.run(["--data-dir", data.path], script: ":count\n")
+        #expect(saved.stdoutLines == ["count 1"])
+    }
+
+    @Test func anUnusableDataDirectoryIsFatal() throws {
+        let file = temporaryDirectory()
+        try Data("not a directory".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let run = try REPLProcess.run(["--data-dir", file.appendingPathComponent("store").path], script: ":count\n")
+        #expect(run.status == 1)
+        #expect(run.stdout == "")
+        #expect(run.stderr.hasPrefix("streams-repl: cannot use the data directory \(file.path)/store: "))
+    }
+
+    @Test func aCorruptStoreIsFatalAndKeptAsideThenTheNextRunStartsEmpty() throws {
+        let data = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        try Data("{ not json".utf8).write(to: data.appendingPathComponent(FeatureStore.fileName))
+        let run = try REPLProcess.run(["--data-dir", data.path], script: ":count\n")
+        #expect(run.status == 1)
+        #expect(run.stdout == "")
+        #expect(run.stderr.contains("is unreadable"))
+        #expect(run.stderr.contains("it was moved to"))
+        let kept = try FileManager.default.contentsOfDirectory(atPath: data.path)
+        #expect(kept.contains { $0.hasPrefix(FeatureStore.fileName + ".corrupt-") })
+        let next = try REPLProcess.run(["--data-dir", data.path], script: ":count\n")
+        #expect(next.status == 0)
+        #expect(next.stdoutLines == ["count 0"])
+    }
+
+    @Test func serverModeTalksHTTPToTheLoopbackServer() throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        try Self.serveFeatures(on: server)
+        let data = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let run = try REPLProcess.run(
+            ["--server", server.baseURL.absoluteString, "--data-dir", data.path],
+            script: "fo\nfocus\n:next\n:fetch\n:prices BTC2\n:users\n")
+        #expect(run.status == 0)
+        #expect(run.stderr == "")
+        #expect(run.stdoutLines.first == #"results for "focus": 5 products"#)
+        #expect(run.stdoutLines.contains("page 2 of 2, 5 of 5 shown (last page)"))
+        #expect(run.stdoutLines.contains("HTTP 200, count 1"))
+        #expect(run.stdoutLines.contains("  BTC2              1.80800715  new"))
+        #expect(run.stdoutLines.last?.contains("Clementina DuBuque") == true)
+        let searches = server.requests.filter { $0.path == "/products" }.map(\.query)
+        #expect(searches.count == 2)
+        #expect(searches.allSatisfy { $0.contains("search=focus") })
+        #expect(server.requestCount("/status") == 1 && server.requestCount("/crypto") == 1)
+        #expect(server.requestCount("/users") == 1)
+    }
+
+    @Test func serverModeReportsAServerErrorAndGoesOn() throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        server.route("GET", "/products") { _ in .text("database down", status: 500) }
+        server.route("GET", "/status") { _ in .text("teapot", status: 418) }
+        let data = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let run = try REPLProcess.run(
+            ["--server", server.baseURL.absoluteString, "--data-dir", data.path], script: "focus\n:fetch\n")
+        #expect(run.status == 0)
+        #expect(run.stderrLines == [#"search for "focus" failed: HTTP 500: database down (:retry to try again)"#])
+        #expect(run.stdoutLines == ["HTTP 418, count 1"])
+    }
+
+    /// Serves the Features endpoints from the bundled data, as the local client does.
+    static func serveFeatures(on server: LoopbackHTTPServer) throws {
+        let search = try ProductSearchRoute.bundled()
+        let reply: @Sendable (NetworkResponse) -> LoopbackHTTPServer.Response = { response in
+            LoopbackHTTPServer.Response(status: response.statusCode, headers: response.headers, body: response.body)
+        }
+        let queryItems: @Sendable (LoopbackHTTPServer.Request) -> [URLQueryItem] = { request in
+            URLComponents(string: "http://x/?" + request.query)?.queryItems ?? []
+        }
+        server.route("GET", ProductSearchRoute.path) { request in
+            reply(search.response(path: request.path, queryItems: queryItems(request)))
+        }
+        server.route("GET", StatusRoute.path) { request in
+            reply(StatusRoute.response(path: request.path, queryItems: queryItems(request)))
+        }
+        let crypto = try BundledData.crypto.data()
+        let users = try BundledData.users.data()
+        server.route("GET", "/crypto") { _ in .json(crypto) }
+        server.route("GET", "/users") { _ in .json(users) }
+    }
+}
