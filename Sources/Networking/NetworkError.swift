@@ -31,7 +31,7 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidURL(let url): "invalid URL: \(url)"
-        case .transport(let error): "transport error: \(error)"
+        case .transport(let error): "transport error: \(Self.explanation(of: error))"
         case .timeout: "the request timed out"
         case .cancelled: "the request was cancelled"
         case .unacceptableStatus(let code, let body): body.isEmpty ? "HTTP \(code)" : "HTTP \(code): \(body)"
@@ -40,5 +40,15 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         case .unauthorized: "unauthorized (HTTP 401)"
         case .refreshFailed(let reason): "token refresh failed: \(reason)"
         }
+    }
+
+    /// A one-line explanation of a transport error: Foundation errors give their localized description (not the
+    /// whole `userInfo` dump), with the `URLError` code; other errors their `description`.
+    static func explanation(of error: any Error) -> String {
+        if let urlError = error as? URLError {
+            return "\(urlError.localizedDescription) (URLError \(urlError.code.rawValue))"
+        }
+        if type(of: error) is NSError.Type { return (error as NSError).localizedDescription }
+        return String(describing: error)
     }
 }
