@@ -50,9 +50,9 @@ extension Subscribers {
         public func receive(_ input: Input) -> Subscribers.Demand {
             // Explicit lock/unlock: returning the closure through the generic `withLock` would
             // reabstract it, allocating a thunk per value.
-            handlers.lock.lock()
+            handlers.lock()
             let receiveValue = handlers.state.receiveValue
-            handlers.lock.unlock()
+            handlers.unlock()
             receiveValue?(input)
             return .none
         }
