@@ -3,8 +3,11 @@
 /// Most operators hold one: it stores the upstream subscription once, forwards `request` and
 /// `cancel` to it, and records termination so an operator sends at most one completion and
 /// nothing after `cancel()`. Cancelling releases the subscription; no method calls out under the lock.
+///
+/// A value with reference semantics (copies share the link), stored as one heap object: the state and
+/// its mutex together.
 @usableFromInline
-package final class UpstreamLink: @unchecked Sendable {
+package struct UpstreamLink: Sendable {
     @usableFromInline
     enum State {
         case waiting(pending: Subscribers.Demand)
@@ -13,14 +16,20 @@ package final class UpstreamLink: @unchecked Sendable {
     }
 
     @usableFromInline
-    let lock = Lock()
-    @usableFromInline
-    @exclusivity(unchecked)
-    var state = State.waiting(pending: .none)
+    let guarded = Locked(State.waiting(pending: .none))
 
     /// A link that waits for its upstream subscription.
     @inlinable
     package init() {}
+
+    @inlinable
+    var state: State {
+        _read { yield guarded.state }
+        nonmutating _modify { yield &guarded.state }
+    }
+
+    @inlinable
+    var lock: Locked<State> { guarded }
 
     /// Stores the upstream subscription. Returns `false` (and cancels `subscription`) if one was
     /// already stored or the link has ended. Demand requested before it arrived is forwarded now.

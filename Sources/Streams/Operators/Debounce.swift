@@ -18,6 +18,7 @@ extension Publisher {
     /// ```swift
     /// let c = searchText.debounce(for: .milliseconds(500), scheduler: scheduler).sink { search($0) }
     /// ```
+    @inlinable
     public func debounce(for dueTime: Duration, scheduler: any Scheduler) -> Publishers.Debounce<Self> {
         Publishers.Debounce(upstream: self, dueTime: dueTime, scheduler: scheduler)
     }
@@ -39,6 +40,7 @@ extension Publishers {
         public let scheduler: any Scheduler
 
         /// Creates the operator; prefer ``Publisher/debounce(for:scheduler:)``.
+        @inlinable
         public init(upstream: Upstream, dueTime: Duration, scheduler: any Scheduler) {
             self.upstream = upstream
             self.dueTime = dueTime
@@ -46,6 +48,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` through a debouncing subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(DebounceInner(downstream: subscriber, dueTime: dueTime, scheduler: scheduler))
         }
@@ -57,8 +60,10 @@ extension Publishers {
 /// Each event method mutates the state and returns what the caller must do once it has released its
 /// lock. A timer is identified by the `generation` it was started for: a newer value or a completion
 /// bumps the generation, so a stale timer that fires anyway finds nothing to emit.
+@usableFromInline
 package struct DebounceStateMachine<Output, Failure: Error> {
     /// Where the subscription is in its life.
+    @usableFromInline
     package enum Phase {
         /// Receiving values.
         case running
@@ -69,6 +74,7 @@ package struct DebounceStateMachine<Output, Failure: Error> {
     }
 
     /// What to do after a value arrived.
+    @usableFromInline
     package enum ValueAction {
         /// Nothing (the subscription has ended).
         case none
@@ -77,6 +83,7 @@ package struct DebounceStateMachine<Output, Failure: Error> {
     }
 
     /// What to do when a timer fires or the scheduled completion runs.
+    @usableFromInline
     package enum EmitAction {
         /// Nothing to deliver.
         case none
@@ -87,20 +94,27 @@ package struct DebounceStateMachine<Output, Failure: Error> {
     }
 
     /// The current phase.
-    package private(set) var phase = Phase.running
+    @usableFromInline
+    package internal(set) var phase = Phase.running
     /// The value waiting for its timer (or for the completion flush).
-    package private(set) var pending: Output?
+    @usableFromInline
+    package internal(set) var pending: Output?
     /// The generation of the latest timer; only a timer of this generation may emit.
-    package private(set) var generation: UInt64 = 0
+    @usableFromInline
+    package internal(set) var generation: UInt64 = 0
     /// What the downstream may still receive.
-    package private(set) var demand = Subscribers.Demand.none
+    @usableFromInline
+    package internal(set) var demand = Subscribers.Demand.none
     /// The live timer or scheduled completion, cancelled when superseded.
-    private var timer: (any Cancellable)?
+    @usableFromInline
+    var timer: (any Cancellable)?
 
     /// A state machine waiting for values.
+    @inlinable
     package init() {}
 
     /// A value arrived: it becomes the pending one and a new timer must replace the old.
+    @inlinable
     package mutating func received(_ value: Output) -> ValueAction {
         guard case .running = phase else { return .none }
         pending = value
@@ -111,6 +125,7 @@ package struct DebounceStateMachine<Output, Failure: Error> {
 
     /// Keeps the handle of the timer (or completion action) started for `generation`; returns it when
     /// it is already stale, for the caller to cancel.
+    @inlinable
     package mutating func started(_ handle: any Cancellable, generation: UInt64) -> (any Cancellable)? {
         switch phase {
         case .running where generation == self.generation && pending != nil,
@@ -123,6 +138,7 @@ package struct DebounceStateMachine<Output, Failure: Error> {
     }
 
     /// The timer of `generation` fired: emit the pending value if it is still current and wanted.
+    @inlinable
     package mutating func timerFired(generation: UInt64) -> EmitAction {
         guard case .running = phase, generation == self.generation, let value = pending else { return .none }
         pending = nil
@@ -131,18 +147,21 @@ package struct DebounceStateMachine<Output, Failure: Error> {
     }
 
     /// The downstream asked for more values.
+    @inlinable
     package mutating func requested(_ more: Subscribers.Demand) {
         if case .terminated = phase { return }
         demand += more
     }
 
     /// The downstream returned `additional` demand from `receive(_:)`.
+    @inlinable
     package mutating func delivered(additional: Subscribers.Demand) {
         requested(additional)
     }
 
     /// Upstream completed: a failure drops the pending value; the completion must be scheduled now
     /// for the generation returned (after cancelling the old timer).
+    @inlinable
     package mutating func completed(_ completion: Subscribers.Completion<Failure>) -> ValueAction {
         guard case .running = phase else { return .none }
         if case .failure = completion { pending = nil }
@@ -154,6 +173,7 @@ package struct DebounceStateMachine<Output, Failure: Error> {
 
     /// The scheduled completion runs: first the pending value (if wanted), then the completion. Call
     /// again after delivering a value.
+    @inlinable
     package mutating func completionDue() -> EmitAction {
         guard case .completing(let completion) = phase else { return .none }
         if let value = pending {
@@ -167,6 +187,7 @@ package struct DebounceStateMachine<Output, Failure: Error> {
     }
 
     /// The downstream cancelled: returns the timer to cancel.
+    @inlinable
     package mutating func cancelled() -> (any Cancellable)? {
         phase = .terminated
         pending = nil
@@ -175,62 +196,87 @@ package struct DebounceStateMachine<Output, Failure: Error> {
     }
 
     /// Spends one demand on `value`, or drops it when there is none.
-    private mutating func take(_ value: Output) -> EmitAction {
+    @inlinable
+    mutating func take(_ value: Output) -> EmitAction {
         guard demand > .none else { return .none }
         demand -= 1
         return .deliver(value)
     }
 }
 
-private final class DebounceInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+@usableFromInline
+final class DebounceInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     @unchecked Sendable
 {
+    @usableFromInline
     typealias Input = Downstream.Input
+    @usableFromInline
     typealias Failure = Downstream.Failure
 
-    private let lock = Lock()
-    private var machine = DebounceStateMachine<Input, Failure>()
-    private var downstream: Downstream?
-    private let link = UpstreamLink()
-    private let dueTime: Duration
-    private let scheduler: any Scheduler
+    @usableFromInline
+    let lock = Lock()
+    @usableFromInline
+    var machine = DebounceStateMachine<Input, Failure>()
+    @usableFromInline
+    var downstream: Downstream?
+    @usableFromInline
+    let link = UpstreamLink()
+    @usableFromInline
+    let dueTime: Duration
+    @usableFromInline
+    let scheduler: any Scheduler
+    /// Runs a timer (`completes == false`) or the scheduled completion of a generation; made once, in
+    /// the specialised `init`, so the scheduler's action runs specialised code. Holds `self` weakly.
+    @usableFromInline
+    var fire: (_ generation: UInt64, _ completes: Bool) -> Void = { _, _ in }
 
+    @inlinable
     init(downstream: Downstream, dueTime: Duration, scheduler: any Scheduler) {
         self.downstream = downstream
         self.dueTime = dueTime
         self.scheduler = scheduler
+        fire = { [weak self] generation, completes in
+            guard let self else { return }
+            if completes { self.completionDue() } else { self.timerFired(generation: generation) }
+        }
     }
 
+    @usableFromInline
     var description: String { "Debounce" }
 
+    @inlinable
     func receive(subscription: any Subscription) {
         guard link.attach(subscription) else { return }
         lock.withLock { downstream }?.receive(subscription: self)
         link.request(.unlimited)
     }
 
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         let action = lock.withLock { machine.received(input) }
         if case .startTimer(let generation, let previous) = action {
             previous?.cancel()
-            start(generation: generation, at: scheduler.now + dueTime) { $0.timerFired(generation: generation) }
+            start(DebounceTimer(fire, generation: generation, completes: false), at: scheduler.now + dueTime)
         }
         return .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         guard link.finish() else { return }
         let action = lock.withLock { machine.completed(completion) }
         if case .startTimer(let generation, let previous) = action {
             previous?.cancel()
-            start(generation: generation, at: scheduler.now) { $0.completionDue() }
+            start(DebounceTimer(fire, generation: generation, completes: true), at: scheduler.now)
         }
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
         lock.withLock { machine.requested(demand) }
     }
 
+    @inlinable
     func cancel() {
         link.cancel()
         let (timer, released) = lock.withLock { () -> ((any Cancellable)?, Downstream?) in
@@ -241,16 +287,15 @@ private final class DebounceInner<Downstream: Subscriber>: Subscriber, Subscript
         _ = released  // destroyed here, outside the lock
     }
 
-    /// Schedules `action` at `deadline` and hands the handle to the state machine.
-    private func start(
-        generation: UInt64, at deadline: SchedulerInstant,
-        _ action: @escaping (DebounceInner) -> Void
-    ) {
-        let handle = scheduler.schedule(after: deadline, TimingCallback { [weak self] in if let self { action(self) } })
-        lock.withLock { machine.started(handle, generation: generation) }?.cancel()
+    /// Schedules `timer` at `deadline` and hands the handle to the state machine.
+    @inlinable
+    func start(_ timer: DebounceTimer, at deadline: SchedulerInstant) {
+        let handle = scheduler.schedule(after: deadline) { timer.fire() }
+        lock.withLock { machine.started(handle, generation: timer.generation) }?.cancel()
     }
 
-    private func timerFired(generation: UInt64) {
+    @inlinable
+    func timerFired(generation: UInt64) {
         lock.lock()
         let action = machine.timerFired(generation: generation)
         let downstream = self.downstream
@@ -260,7 +305,8 @@ private final class DebounceInner<Downstream: Subscriber>: Subscriber, Subscript
         lock.withLock { machine.delivered(additional: more) }
     }
 
-    private func completionDue() {
+    @inlinable
+    func completionDue() {
         while true {
             lock.lock()
             let action = machine.completionDue()
@@ -280,4 +326,29 @@ private final class DebounceInner<Downstream: Subscriber>: Subscriber, Subscript
             }
         }
     }
+}
+
+/// A debounce timer or scheduled completion: one small object per scheduled action, holding the
+/// subscription's `fire` callback (which holds the subscription weakly, so a pending timer does not keep a
+/// cancelled subscription alive) and the generation it was started for. Not generic, so the scheduler's
+/// `@Sendable` action may capture it.
+@usableFromInline
+final class DebounceTimer: @unchecked Sendable {
+    @usableFromInline
+    let action: (UInt64, Bool) -> Void
+    @usableFromInline
+    let generation: UInt64
+    @usableFromInline
+    let completes: Bool
+
+    @inlinable
+    init(_ action: @escaping (UInt64, Bool) -> Void, generation: UInt64, completes: Bool) {
+        self.action = action
+        self.generation = generation
+        self.completes = completes
+    }
+
+    /// Runs the timer's action.
+    @inlinable
+    func fire() { action(generation, completes) }
 }

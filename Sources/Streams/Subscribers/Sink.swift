@@ -9,16 +9,27 @@ extension Subscribers {
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
         @unchecked Sendable
     {
+        /// The link to upstream and both handlers, in one lock-protected object per sink.
         @usableFromInline
-        struct Handlers {
+        struct State {
+            @usableFromInline
+            enum Upstream {
+                case waiting
+                case subscribed(any Subscription)
+                case terminal
+            }
+
+            @usableFromInline
+            var upstream = Upstream.waiting
             @usableFromInline
             var receiveValue: ((Input) -> Void)?
             @usableFromInline
             var receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
+
             @inlinable
             init(
-                receiveValue: ((Input) -> Void)? = nil,
-                receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil
+                receiveValue: @escaping (Input) -> Void,
+                receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void
             ) {
                 self.receiveValue = receiveValue
                 self.receiveCompletion = receiveCompletion
@@ -26,9 +37,7 @@ extension Subscribers {
         }
 
         @usableFromInline
-        let link = UpstreamLink()
-        @usableFromInline
-        let handlers: Locked<Handlers>
+        let guarded: Locked<State>
 
         /// Creates a sink with a completion and a value handler.
         @inlinable
@@ -36,13 +45,22 @@ extension Subscribers {
             receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
             receiveValue: @escaping (Input) -> Void
         ) {
-            handlers = Locked(Handlers(receiveValue: receiveValue, receiveCompletion: receiveCompletion))
+            guarded = Locked(State(receiveValue: receiveValue, receiveCompletion: receiveCompletion))
         }
 
-        /// Stores the subscription and requests `.unlimited`.
+        /// Stores the subscription and requests `.unlimited` (cancels it if one is already stored, or
+        /// the sink has ended).
         @inlinable
         public func receive(subscription: any Subscription) {
-            if link.attach(subscription) { subscription.request(.unlimited) }
+            guarded.lock()
+            guard case .waiting = guarded.state.upstream else {
+                guarded.unlock()
+                subscription.cancel()
+                return
+            }
+            guarded.state.upstream = .subscribed(subscription)
+            guarded.unlock()
+            subscription.request(.unlimited)
         }
 
         /// Calls the value handler (unless cancelled).
@@ -50,9 +68,9 @@ extension Subscribers {
         public func receive(_ input: Input) -> Subscribers.Demand {
             // Explicit lock/unlock: returning the closure through the generic `withLock` would
             // reabstract it, allocating a thunk per value.
-            handlers.lock.lock()
-            let receiveValue = handlers.state.receiveValue
-            handlers.lock.unlock()
+            guarded.lock()
+            let receiveValue = guarded.state.receiveValue
+            guarded.unlock()
             receiveValue?(input)
             return .none
         }
@@ -60,21 +78,31 @@ extension Subscribers {
         /// Calls the completion handler once, then releases both handlers.
         @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
-            guard link.finish() else { return }
-            let handler = handlers.withLock { handlers -> ((Subscribers.Completion<Failure>) -> Void)? in
-                defer { handlers = Handlers() }
-                return handlers.receiveCompletion
+            guarded.lock()
+            if case .terminal = guarded.state.upstream {
+                guarded.unlock()
+                return
             }
+            guarded.state.upstream = .terminal
+            let handler = guarded.state.receiveCompletion
+            let released = guarded.state.receiveValue
+            guarded.state.receiveValue = nil
+            guarded.state.receiveCompletion = nil
+            guarded.unlock()
+            _ = released
             handler?(completion)
         }
 
         /// Cancels upstream and releases the handlers. Idempotent.
         public func cancel() {
-            link.cancel()
-            let released = handlers.withLock { handlers -> Handlers in
-                defer { handlers = Handlers() }
-                return handlers
-            }
+            guarded.lock()
+            let upstream = guarded.state.upstream
+            guarded.state.upstream = .terminal
+            let released = (guarded.state.receiveValue, guarded.state.receiveCompletion)
+            guarded.state.receiveValue = nil
+            guarded.state.receiveCompletion = nil
+            guarded.unlock()
+            if case .subscribed(let subscription) = upstream { subscription.cancel() }
             _ = released  // the closures are destroyed here, outside the lock
         }
 
