@@ -95,7 +95,7 @@ func loopbackClient(interceptors: [any RequestInterceptor] = []) -> RemoteClient
         // The client hung up before the handler's 2 s were over: it was the deadline, not the response.
         // (On a heavily loaded machine the request may not even have reached the server in 300 ms.)
         if server.requestCount("/slow") == 1 {
-            #expect(await server.wait(timeout: .seconds(5)) { $0.disconnectCount == 1 })
+            #expect(await server.wait(timeout: .seconds(20)) { $0.disconnectCount == 1 })
         }
     }
 
@@ -171,9 +171,9 @@ func loopbackClient(interceptors: [any RequestInterceptor] = []) -> RemoteClient
         }
         let recorder = loopbackClient().responsePublisher(for: LoopbackEndpoint(baseURL: server.baseURL, path: "/hang"))
             .record()
-        #expect(await server.wait(timeout: .seconds(5)) { $0.requestCount("/hang") == 1 })
+        #expect(await server.wait(timeout: .seconds(20)) { $0.requestCount("/hang") == 1 })
         recorder.cancel()
-        #expect(await server.wait(timeout: .seconds(5)) { $0.disconnectCount == 1 })
+        #expect(await server.wait(timeout: .seconds(20)) { $0.disconnectCount == 1 })
         #expect(recorder.events.isEmpty)
     }
 
@@ -187,9 +187,9 @@ func loopbackClient(interceptors: [any RequestInterceptor] = []) -> RemoteClient
         let client = loopbackClient()
         let endpoint = LoopbackEndpoint(baseURL: server.baseURL, path: "/hang")
         let task = Task { try await client.response(for: endpoint) }
-        #expect(await server.wait(timeout: .seconds(5)) { $0.requestCount("/hang") == 1 })
+        #expect(await server.wait(timeout: .seconds(20)) { $0.requestCount("/hang") == 1 })
         task.cancel()
         guard case .cancelled? = await task.result.networkError else { return fail("expected cancelled") }
-        #expect(await server.wait(timeout: .seconds(5)) { $0.disconnectCount == 1 })
+        #expect(await server.wait(timeout: .seconds(20)) { $0.disconnectCount == 1 })
     }
 }

@@ -11,10 +11,10 @@ import Testing
         FileManager.default.temporaryDirectory.appendingPathComponent("repl-e2e-\(UUID().uuidString)")
     }
 
-    @Test func aSearchScriptPrintsOnlyResults() throws {
+    @Test func aSearchScriptPrintsOnlyResults() async throws {
         let data = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: data) }
-        let run = try REPLProcess.run(["--data-dir", data.path], script: "fo\nfoc\nfocus\n:sort price-desc\n")
+        let run = try await REPLProcess.run(["--data-dir", data.path], script: "fo\nfoc\nfocus\n:sort price-desc\n")
         #expect(run.status == 0)
         #expect(run.stderr == "")
         #expect(
@@ -35,10 +35,10 @@ import Testing
             ])
     }
 
-    @Test func paginationAppendsTheNextPageUntilTheLast() throws {
+    @Test func paginationAppendsTheNextPageUntilTheLast() async throws {
         let data = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: data) }
-        let run = try REPLProcess.run(["--data-dir", data.path], script: "focus\n:next\n:next")  // no final newline
+        let run = try await REPLProcess.run(["--data-dir", data.path], script: "focus\n:next\n:next")  // no final newline
         #expect(run.status == 0)
         #expect(
             run.stdoutLines.suffix(2) == [
@@ -48,52 +48,52 @@ import Testing
         #expect(run.stderrLines == ["no more results: page 2 is the last page"])
     }
 
-    @Test func theCountAndTheBasketPersistAcrossRunsUntilReset() throws {
+    @Test func theCountAndTheBasketPersistAcrossRunsUntilReset() async throws {
         let data = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: data) }
-        let first = try REPLProcess.run(["--data-dir", data.path], script: ":fetch\n:fetch\nford\n:cart add 10 2\n")
+        let first = try await REPLProcess.run(["--data-dir", data.path], script: ":fetch\n:fetch\nford\n:cart add 10 2\n")
         #expect(first.status == 0)
         #expect(first.stdoutLines.prefix(2) == ["HTTP 200, count 1", "HTTP 200, count 2"])
         #expect(first.stdoutLines.last == "added 2 × #10 Ford Focus; basket total 514.00 (2 items)")
-        let second = try REPLProcess.run(["--data-dir", data.path], script: ":count\n:cart\n:fetch\n:reset\n")
+        let second = try await REPLProcess.run(["--data-dir", data.path], script: ":count\n:cart\n:fetch\n:reset\n")
         #expect(second.status == 0)
         #expect(
             second.stdoutLines == [
                 "count 2", "basket:", "  #10   Ford Focus                    2 × 257.00      514.00",
                 "total 514.00 (2 items)", "HTTP 200, count 3", "count reset to 0",
             ])
-        let third = try REPLProcess.run(["--data-dir", data.path], script: ":count\n")
+        let third = try await REPLProcess.run(["--data-dir", data.path], script: ":count\n")
         #expect(third.stdoutLines == ["count 0"])
         #expect(FileManager.default.fileExists(atPath: data.appendingPathComponent(FeatureStore.fileName).path))
     }
 
-    @Test func badFlagsPrintUsageOnStderrAndExit2() throws {
+    @Test func badFlagsPrintUsageOnStderrAndExit2() async throws {
         for arguments in [["--bogus"], ["--sever", "http://x"], ["--server"], ["--server", "nowhere"], ["extra"]] {
-            let run = try REPLProcess.run(arguments)
+            let run = try await REPLProcess.run(arguments)
             #expect(run.status == 2, "\(arguments)")
             #expect(run.stdout == "")
             #expect(run.stderr.hasPrefix("streams-repl: "), "\(arguments): \(run.stderr)")
             #expect(run.stderr.contains("usage: streams-repl [--server URL] [--data-dir PATH]"))
         }
-        let suggested = try REPLProcess.run(["--sever", "http://x"])
+        let suggested = try await REPLProcess.run(["--sever", "http://x"])
         #expect(suggested.stderrLines.first == "streams-repl: unknown option '--sever' (did you mean --server?)")
     }
 
-    @Test func helpAndVersionPrintOnStdoutAndExit0() throws {
-        let help = try REPLProcess.run(["--help"])
+    @Test func helpAndVersionPrintOnStdoutAndExit0() async throws {
+        let help = try await REPLProcess.run(["--help"])
         #expect(help.status == 0 && help.stderr == "")
         #expect(help.stdout.hasPrefix("usage: streams-repl"))
-        let version = try REPLProcess.run(["--version"])
+        let version = try await REPLProcess.run(["--version"])
         #expect(version.status == 0)
         #expect(version.stdoutLines == ["streams-repl 0.1.0"])
     }
 
-    @Test func garbageLinesAreReportedAndTheRestIsRun() throws {
+    @Test func garbageLinesAreReportedAndTheRestIsRun() async throws {
         let data = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: data) }
         var input = Data(repeating: UInt8(ascii: "a"), count: 200_000)
         input += Data("\n".utf8) + Data([0x66, 0x6F, 0xFF, 0xC3, 0x0A]) + Data(":nope\nfocus\n".utf8)
-        let run = try REPLProcess.run(["--data-dir", data.path], input: input)
+        let run = try await REPLProcess.run(["--data-dir", data.path], input: input)
         #expect(run.status == 0)
         #expect(
             run.stderrLines == [
@@ -104,53 +104,53 @@ import Testing
         #expect(run.stdoutLines.first == #"results for "focus": 5 products"#)
     }
 
-    @Test func ctrlCExitsCleanlyAndKeepsWhatWasSaved() throws {
+    @Test func ctrlCExitsCleanlyAndKeepsWhatWasSaved() async throws {
         let data = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: data) }
-        let run = try REPLProcess.run(
+        let run = try await REPLProcess.run(
             ["--data-dir", data.path], input: Data(":fetch\n".utf8),
             interruption: .init(afterOutput: "HTTP 200, count 1\n"))
         #expect(run.status == 130)
         #expect(run.stdoutLines == ["HTTP 200, count 1"])
         #expect(run.stderr == "")
-        let saved = try REPLProcess.run(["--data-dir", data.path], script: ":count\n")
+        let saved = try await REPLProcess.run(["--data-dir", data.path], script: ":count\n")
         #expect(saved.stdoutLines == ["count 1"])
     }
 
-    @Test func anUnusableDataDirectoryIsFatal() throws {
+    @Test func anUnusableDataDirectoryIsFatal() async throws {
         let file = temporaryDirectory()
         try Data("not a directory".utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let run = try REPLProcess.run(["--data-dir", file.appendingPathComponent("store").path], script: ":count\n")
+        let run = try await REPLProcess.run(["--data-dir", file.appendingPathComponent("store").path], script: ":count\n")
         #expect(run.status == 1)
         #expect(run.stdout == "")
         #expect(run.stderr.hasPrefix("streams-repl: cannot use the data directory \(file.path)/store: "))
     }
 
-    @Test func aCorruptStoreIsFatalAndKeptAsideThenTheNextRunStartsEmpty() throws {
+    @Test func aCorruptStoreIsFatalAndKeptAsideThenTheNextRunStartsEmpty() async throws {
         let data = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: data) }
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         try Data("{ not json".utf8).write(to: data.appendingPathComponent(FeatureStore.fileName))
-        let run = try REPLProcess.run(["--data-dir", data.path], script: ":count\n")
+        let run = try await REPLProcess.run(["--data-dir", data.path], script: ":count\n")
         #expect(run.status == 1)
         #expect(run.stdout == "")
         #expect(run.stderr.contains("is unreadable"))
         #expect(run.stderr.contains("it was moved to"))
         let kept = try FileManager.default.contentsOfDirectory(atPath: data.path)
         #expect(kept.contains { $0.hasPrefix(FeatureStore.fileName + ".corrupt-") })
-        let next = try REPLProcess.run(["--data-dir", data.path], script: ":count\n")
+        let next = try await REPLProcess.run(["--data-dir", data.path], script: ":count\n")
         #expect(next.status == 0)
         #expect(next.stdoutLines == ["count 0"])
     }
 
-    @Test func serverModeTalksHTTPToTheLoopbackServer() throws {
+    @Test func serverModeTalksHTTPToTheLoopbackServer() async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         try Self.serveFeatures(on: server)
         let data = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: data) }
-        let run = try REPLProcess.run(
+        let run = try await REPLProcess.run(
             ["--server", server.baseURL.absoluteString, "--data-dir", data.path],
             script: "fo\nfocus\n:next\n:fetch\n:prices BTC2\n:users\n")
         #expect(run.status == 0)
@@ -167,14 +167,14 @@ import Testing
         #expect(server.requestCount("/users") == 1)
     }
 
-    @Test func serverModeReportsAServerErrorAndGoesOn() throws {
+    @Test func serverModeReportsAServerErrorAndGoesOn() async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         server.route("GET", "/products") { _ in .text("database down", status: 500) }
         server.route("GET", "/status") { _ in .text("teapot", status: 418) }
         let data = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: data) }
-        let run = try REPLProcess.run(
+        let run = try await REPLProcess.run(
             ["--server", server.baseURL.absoluteString, "--data-dir", data.path], script: "focus\n:fetch\n")
         #expect(run.status == 0)
         #expect(run.stderrLines == [#"search for "focus" failed: HTTP 500: database down (:retry to try again)"#])

@@ -8,7 +8,7 @@ import Streams
 /// Runs the built `streams-repl` binary with piped stdin, bounded in real time.
 enum REPLProcess {
     /// What a run printed and how it exited.
-    struct Outcome {
+    struct Outcome: Sendable {
         var status: Int32
         var stdout: String
         var stderr: String
@@ -64,9 +64,25 @@ enum REPLProcess {
     /// started at the same time by another test never inherits (and holds open) this run's pipes.
     /// - Parameter interruption: when set, stdin stays open until stdout contains `afterOutput`; then the binary
     ///   gets SIGINT (as from Ctrl-C).
+    ///
+    /// The waiting happens on a dedicated thread, never on the test's (cooperative) thread: a blocked pool thread
+    /// would starve every async test running in parallel (the pool has as many threads as cores).
     static func run(
         _ arguments: [String], input: Data = Data(), timeout: Duration = .seconds(8),
         interruption: Interruption? = nil
+    ) async throws -> Outcome {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(
+                    with: Result {
+                        try runBlocking(arguments, input: input, timeout: timeout, interruption: interruption)
+                    })
+            }
+        }
+    }
+
+    private static func runBlocking(
+        _ arguments: [String], input: Data, timeout: Duration, interruption: Interruption?
     ) throws -> Outcome {
         let path = try binary().path
         // Writing to a binary that exited early (a bad flag) must be an error, not a SIGPIPE that ends the tests.
@@ -181,8 +197,8 @@ enum REPLProcess {
     }
 
     /// Runs with the lines of `script` on stdin.
-    static func run(_ arguments: [String], script: String, timeout: Duration = .seconds(8)) throws -> Outcome {
-        try run(arguments, input: Data(script.utf8), timeout: timeout)
+    static func run(_ arguments: [String], script: String, timeout: Duration = .seconds(8)) async throws -> Outcome {
+        try await run(arguments, input: Data(script.utf8), timeout: timeout)
     }
 }
 
