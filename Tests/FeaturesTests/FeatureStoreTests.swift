@@ -181,6 +181,20 @@ import Testing
         #expect(store.snapshot.basket.isEmpty)
     }
 
+    @Test func aQuantityThatWouldOverflowIsRefusedWithoutChangeOrCrash() throws {
+        let store = try FeatureStore(directory: directory)
+        let (a, b) = (try product(0), try product(1))
+        try store.addToBasket(a, quantity: Int.max)
+        #expect(throws: FeatureStoreError.quantityTooLarge(productID: a.id, adding: 1)) { try store.addToBasket(a) }
+        #expect(store.snapshot.basket.quantity(ofProductID: a.id) == Int.max)
+        try store.addToBasket(b, quantity: Int.max)
+        #expect(store.snapshot.basket.itemCount == Int.max)
+        #expect(store.snapshot.basket.total == a.price * Decimal(Int.max) + b.price * Decimal(Int.max))
+        var basket = store.snapshot.basket
+        basket.add(a, quantity: 5)
+        #expect(basket == store.snapshot.basket)
+    }
+
     @Test func everySubscriberSeesEveryChangeAndMaySaveFromItsSubscriber() throws {
         let store = try FeatureStore(directory: directory)
         let first = store.fetchCount.record()

@@ -113,10 +113,16 @@ public final class FeatureStore: @unchecked Sendable {
 
     /// Adds `quantity` units of `product` to the basket and saves.
     ///
-    /// - Throws: ``FeatureStoreError/invalidQuantity(_:)`` when `quantity` is below 1.
+    /// - Throws: ``FeatureStoreError/invalidQuantity(_:)`` when `quantity` is below 1,
+    ///   ``FeatureStoreError/quantityTooLarge(productID:adding:)`` when the line would exceed `Int.max`.
     public func addToBasket(_ product: Product, quantity: Int = 1) throws(FeatureStoreError) {
         guard quantity >= 1 else { throw .invalidQuantity(quantity) }
-        try change { snapshot throws(FeatureStoreError) in snapshot.basket.add(product, quantity: quantity) }
+        try change { snapshot throws(FeatureStoreError) in
+            guard !snapshot.basket.quantity(ofProductID: product.id).addingReportingOverflow(quantity).overflow else {
+                throw .quantityTooLarge(productID: product.id, adding: quantity)
+            }
+            snapshot.basket.add(product, quantity: quantity)
+        }
     }
 
     /// Sets the quantity of a product in the basket (0 removes it) and saves.
