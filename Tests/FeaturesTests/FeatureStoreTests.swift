@@ -93,6 +93,17 @@ import Testing
         }
     }
 
+    @Test func aCountAtItsMaximumIsNotIncrementedPastItAndIsKept() throws {
+        let text = #"{"version":1,"fetchCount":\#(Int.max),"favourites":[],"basket":{"items":[]}}"#
+        try Data(text.utf8).write(to: fileURL)
+        let store = try FeatureStore(directory: directory)
+        #expect(throws: FeatureStoreError.self) { try store.incrementFetchCount() }
+        #expect(store.snapshot.fetchCount == Int.max)
+        #expect(try FeatureStore(directory: directory).snapshot.fetchCount == Int.max)
+        try store.resetFetchCount()
+        #expect(try store.incrementFetchCount() == 1)
+    }
+
     @Test func aNewerFormatIsRefusedAndLeftInPlace() throws {
         let bytes = Data(#"{"version":2,"somethingNew":true}"#.utf8)
         try bytes.write(to: fileURL)

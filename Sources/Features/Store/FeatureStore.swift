@@ -84,9 +84,16 @@ public final class FeatureStore: @unchecked Sendable {
     }
 
     /// Adds 1 to the fetch count, saves, and returns the new count.
+    ///
+    /// - Throws: ``FeatureStoreError/writeFailed(path:reason:)`` when the count is already `Int.max` (a file
+    ///   written elsewhere may hold it); the count is kept.
     @discardableResult
     public func incrementFetchCount() throws(FeatureStoreError) -> Int {
         try change { snapshot throws(FeatureStoreError) in
+            guard snapshot.fetchCount < Int.max else {
+                throw .writeFailed(
+                    path: fileURL.path, reason: "the fetch count \(snapshot.fetchCount) is at its maximum")
+            }
             snapshot.fetchCount += 1
             return snapshot.fetchCount
         }
