@@ -81,9 +81,18 @@ public struct RequestBuilder: Sendable {
             throw .invalidURL(describe(endpoint))
         }
         components.fragment = nil
-        let basePath = components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path
+        // The base path stays as it is written (an escaped `%2F` is not a separator); every trailing `/` goes.
+        var basePath = Substring(components.percentEncodedPath)
+        while basePath.hasSuffix("/") { basePath = basePath.dropLast() }
         let path = endpoint.path.drop(while: { $0 == "/" })
-        components.path = path.isEmpty ? (basePath.isEmpty ? "/" : basePath) : basePath + "/" + path
+        guard !path.isEmpty else {
+            components.percentEncodedPath = basePath.isEmpty ? "/" : String(basePath)
+            return components
+        }
+        guard let escapedPath = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) else {
+            throw .invalidURL(describe(endpoint))
+        }
+        components.percentEncodedPath = basePath + "/" + escapedPath
         return components
     }
 

@@ -3,8 +3,10 @@
 /// - `refreshToken(replacing:)` with the token a request was rejected with: if the token has changed since
 ///   (someone already refreshed), it returns the current token at once, with no new refresh; if a refresh
 ///   is running, it waits for that one; otherwise it starts the refresh action. All waiters get its result.
-/// - A failed refresh throws `.refreshFailed` to every waiter and keeps the old token; the next
-///   rejected request may try again.
+/// - A failed refresh throws `.refreshFailed` to every waiter and keeps the old token. A request that was
+///   sent with that token before the failure and is rejected after it gets the same `.refreshFailed` at
+///   once, with no new refresh (so concurrent 401s cause one refresh even when it fails fast); once a request
+///   has been sent after the failure (`token()` was called), the next rejection may try again.
 /// - `token()` waits for a running refresh, so requests sent during a refresh carry the new token.
 /// - Threading: an actor; the refresh action runs in a task of its own, once per refresh.
 ///
@@ -15,6 +17,10 @@
 public actor TokenRefresher {
     private var current: String?
     private var running: Task<String, any Error>?
+    /// The token the running refresh replaces.
+    private var runningReplaces: String?
+    /// The last refresh's failure and the token it was to replace, until a request is sent after it.
+    private var failure: (replaced: String?, error: NetworkError)?
     private let refresh: @Sendable () async throws -> String
 
     /// How many refreshes have started (for diagnostics and tests).
@@ -29,9 +35,11 @@ public actor TokenRefresher {
         self.refresh = refresh
     }
 
-    /// The current token, after any running refresh has ended (its failure is ignored here).
+    /// The current token, after any running refresh has ended (its failure is ignored here). Call it to send
+    /// a request: a rejection of a request sent after a failed refresh may start a new refresh.
     public func token() async -> String? {
         if let running { settle(running, await running.result) }
+        failure = nil
         return current
     }
 
@@ -44,11 +52,14 @@ public actor TokenRefresher {
             task = running
         } else if let current, current != rejected {
             return current
+        } else if let failure, failure.replaced == rejected {
+            throw failure.error
         } else {
             refreshCount += 1
             let refresh = self.refresh
             task = Task { try await refresh() }
             running = task
+            runningReplaces = current
         }
         waitingCount += 1
         let result = await task.result
@@ -65,6 +76,12 @@ public actor TokenRefresher {
     private func settle(_ task: Task<String, any Error>, _ result: Result<String, any Error>) {
         guard running == task else { return }
         running = nil
-        if case .success(let token) = result { current = token }
+        switch result {
+        case .success(let token):
+            current = token
+            failure = nil
+        case .failure(let error):
+            failure = (runningReplaces, .refreshFailed(String(describing: error)))
+        }
     }
 }

@@ -93,6 +93,17 @@ import Testing
         }
     }
 
+    @Test func aCountAtItsMaximumIsNotIncrementedPastItAndIsKept() throws {
+        let text = #"{"version":1,"fetchCount":\#(Int.max),"favourites":[],"basket":{"items":[]}}"#
+        try Data(text.utf8).write(to: fileURL)
+        let store = try FeatureStore(directory: directory)
+        #expect(throws: FeatureStoreError.self) { try store.incrementFetchCount() }
+        #expect(store.snapshot.fetchCount == Int.max)
+        #expect(try FeatureStore(directory: directory).snapshot.fetchCount == Int.max)
+        try store.resetFetchCount()
+        #expect(try store.incrementFetchCount() == 1)
+    }
+
     @Test func aNewerFormatIsRefusedAndLeftInPlace() throws {
         let bytes = Data(#"{"version":2,"somethingNew":true}"#.utf8)
         try bytes.write(to: fileURL)
@@ -179,6 +190,20 @@ import Testing
         #expect(store.snapshot.basket.items.map(\.quantity) == [1])
         try store.setQuantity(0, forProductID: "1")
         #expect(store.snapshot.basket.isEmpty)
+    }
+
+    @Test func aQuantityThatWouldOverflowIsRefusedWithoutChangeOrCrash() throws {
+        let store = try FeatureStore(directory: directory)
+        let (a, b) = (try product(0), try product(1))
+        try store.addToBasket(a, quantity: Int.max)
+        #expect(throws: FeatureStoreError.quantityTooLarge(productID: a.id, adding: 1)) { try store.addToBasket(a) }
+        #expect(store.snapshot.basket.quantity(ofProductID: a.id) == Int.max)
+        try store.addToBasket(b, quantity: Int.max)
+        #expect(store.snapshot.basket.itemCount == Int.max)
+        #expect(store.snapshot.basket.total == a.price * Decimal(Int.max) + b.price * Decimal(Int.max))
+        var basket = store.snapshot.basket
+        basket.add(a, quantity: 5)
+        #expect(basket == store.snapshot.basket)
     }
 
     @Test func everySubscriberSeesEveryChangeAndMaySaveFromItsSubscriber() throws {

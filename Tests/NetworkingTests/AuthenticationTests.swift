@@ -105,6 +105,48 @@ func tokenCheckingTransport(accepting accepted: @escaping @Sendable (String?) ->
         #expect(transport.requests.count == count)
     }
 
+    @Test func a401ArrivingAfterTheRefreshFailedSharesThatFailureWithoutANewRefresh() async throws {
+        let action = RefreshAction([.failure(TestRefreshError()), .success("new")])
+        action.gate.open()
+        let refresher = TokenRefresher(token: "old", refresh: action.run)
+        #expect(await refresher.token() == "old")  // two requests are sent with the old token
+        #expect(await refresher.token() == "old")
+        let first = await caught { try await refresher.refreshToken(replacing: "old") }
+        let second = await caught { try await refresher.refreshToken(replacing: "old") }  // its 401 came later
+        guard case .refreshFailed = first, case .refreshFailed = second else {
+            return fail("got \(String(describing: first)), \(String(describing: second))")
+        }
+        #expect(action.callCount == 1)
+        #expect(await refresher.token() == "old")  // a request sent after the failure may try again
+        #expect(try await refresher.refreshToken(replacing: "old") == "new")
+        #expect(action.callCount == 2)
+    }
+
+    @Test func concurrent401sWithAFastFailingRefreshCauseExactlyOneRefreshAndAllFail() async {
+        // The refresh fails at once, so most 401s reach the refresher after it failed (several rounds: a race).
+        for _ in 0..<10 {
+            let count = 30
+            let action = RefreshAction(Array(repeating: .failure(TestRefreshError()), count: count))
+            action.gate.open()
+            let refresher = TokenRefresher(token: "old", refresh: action.run)
+            let transport = tokenCheckingTransport { $0 == "Bearer new" }
+            let client = RemoteClient(
+                transport: transport, interceptors: [AuthenticationInterceptor(refresher: refresher)])
+            await withTaskGroup(of: NetworkError?.self) { group in
+                for _ in 0..<count {
+                    group.addTask { await caught { try await client.response(for: TestEndpoint()) } }
+                }
+                while transport.requests.count < count { await Task.yield() }
+                transport.releaseAll()
+                for await error in group {
+                    guard case .refreshFailed = error else { return fail("got \(String(describing: error))") }
+                }
+            }
+            #expect(action.callCount == 1)
+            #expect(transport.requests.count == count)
+        }
+    }
+
     @Test func retriesAtMostTwiceThenFailsUnauthorizedWithoutLooping() async {
         let action = RefreshAction([.success("t1"), .success("t2"), .success("t3")])
         action.gate.open()

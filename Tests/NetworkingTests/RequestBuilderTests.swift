@@ -21,6 +21,17 @@ import Testing
         #expect(try url(base: "https://api.example.com", path: "") == "https://api.example.com/")
     }
 
+    @Test func joinsWithExactlyOneSlashWhenTheBaseEndsWithSeveral() throws {
+        #expect(try url(base: "https://api.example.com/v1//", path: "/items") == "https://api.example.com/v1/items")
+        #expect(try url(base: "https://api.example.com//", path: "items") == "https://api.example.com/items")
+        #expect(try url(base: "https://api.example.com//", path: "") == "https://api.example.com/")
+    }
+
+    @Test func keepsAnEscapedSlashInTheBasePathEscaped() throws {
+        #expect(try url(base: "https://api.example.com/a%2Fb", path: "items") == "https://api.example.com/a%2Fb/items")
+        #expect(try url(base: "https://api.example.com/a%20b/", path: "c d") == "https://api.example.com/a%20b/c%20d")
+    }
+
     @Test func escapesCharactersThatCannotAppearInAPath() throws {
         #expect(try url(base: "https://api.example.com", path: "/a b/c?d") == "https://api.example.com/a%20b/c%3Fd")
     }

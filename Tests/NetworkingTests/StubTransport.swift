@@ -43,17 +43,21 @@ final class StubTransport: HTTPTransport, @unchecked Sendable {
     func send(
         _ request: URLRequest, completion: @escaping @Sendable (Result<NetworkResponse, NetworkError>) -> Void
     ) -> any Cancellable {
-        let index = state.withLock { state in
-            state.requests.append(request)
-            return state.requests.count
-        }
         let answer = self.answer
-        let reply: @Sendable () -> Void = { completion(answer(request, index)) }
-        if holds(request) {
-            state.withLock { $0.held.append(reply) }
-        } else {
-            reply()
+        let isHeld = holds(request)
+        // A held request is recorded and held in one step: a test that sees it recorded and calls
+        // `releaseAll()` must release it too (two steps let it slip past `releaseAll()` and hang forever).
+        let reply = state.withLock { state -> (@Sendable () -> Void)? in
+            state.requests.append(request)
+            let index = state.requests.count
+            let reply: @Sendable () -> Void = { completion(answer(request, index)) }
+            if isHeld {
+                state.held.append(reply)
+                return nil
+            }
+            return reply
         }
+        reply?()
         return AnyCancellable { [state] in state.withLock { $0.cancelCount += 1 } }
     }
 

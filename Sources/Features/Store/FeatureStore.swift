@@ -84,9 +84,16 @@ public final class FeatureStore: @unchecked Sendable {
     }
 
     /// Adds 1 to the fetch count, saves, and returns the new count.
+    ///
+    /// - Throws: ``FeatureStoreError/writeFailed(path:reason:)`` when the count is already `Int.max` (a file
+    ///   written elsewhere may hold it); the count is kept.
     @discardableResult
     public func incrementFetchCount() throws(FeatureStoreError) -> Int {
         try change { snapshot throws(FeatureStoreError) in
+            guard snapshot.fetchCount < Int.max else {
+                throw .writeFailed(
+                    path: fileURL.path, reason: "the fetch count \(snapshot.fetchCount) is at its maximum")
+            }
             snapshot.fetchCount += 1
             return snapshot.fetchCount
         }
@@ -113,10 +120,16 @@ public final class FeatureStore: @unchecked Sendable {
 
     /// Adds `quantity` units of `product` to the basket and saves.
     ///
-    /// - Throws: ``FeatureStoreError/invalidQuantity(_:)`` when `quantity` is below 1.
+    /// - Throws: ``FeatureStoreError/invalidQuantity(_:)`` when `quantity` is below 1,
+    ///   ``FeatureStoreError/quantityTooLarge(productID:adding:)`` when the line would exceed `Int.max`.
     public func addToBasket(_ product: Product, quantity: Int = 1) throws(FeatureStoreError) {
         guard quantity >= 1 else { throw .invalidQuantity(quantity) }
-        try change { snapshot throws(FeatureStoreError) in snapshot.basket.add(product, quantity: quantity) }
+        try change { snapshot throws(FeatureStoreError) in
+            guard !snapshot.basket.quantity(ofProductID: product.id).addingReportingOverflow(quantity).overflow else {
+                throw .quantityTooLarge(productID: product.id, adding: quantity)
+            }
+            snapshot.basket.add(product, quantity: quantity)
+        }
     }
 
     /// Sets the quantity of a product in the basket (0 removes it) and saves.

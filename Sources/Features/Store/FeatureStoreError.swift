@@ -16,6 +16,8 @@ public enum FeatureStoreError: Error, Sendable, Equatable, CustomStringConvertib
     case writeFailed(path: String, reason: String)
     /// A quantity below 0 was asked for.
     case invalidQuantity(Int)
+    /// Adding `adding` units would take the product's basket line past `Int.max`; nothing changed.
+    case quantityTooLarge(productID: String, adding: Int)
     /// The product is not in the basket.
     case notInBasket(productID: String)
 
@@ -28,6 +30,8 @@ public enum FeatureStoreError: Error, Sendable, Equatable, CustomStringConvertib
             "the store file \(path) has version \(version), newer than this app understands"
         case .writeFailed(let path, let reason): "could not write \(path): \(reason)"
         case .invalidQuantity(let quantity): "a quantity must be 0 or more, not \(quantity)"
+        case .quantityTooLarge(let productID, let adding):
+            "cannot add \(adding) more of product \(productID): the quantity would be too large"
         case .notInBasket(let productID): "product \(productID) is not in the basket"
         }
     }

@@ -57,9 +57,12 @@ public struct Basket: Codable, Equatable, Sendable {
         items.reduce(Decimal(0)) { $0 + $1.subtotal }
     }
 
-    /// How many units the basket holds in all.
+    /// How many units the basket holds in all (`Int.max` if the sum would exceed it).
     public var itemCount: Int {
-        items.reduce(0) { $0 + $1.quantity }
+        items.reduce(0) { count, item in
+            let (sum, overflow) = count.addingReportingOverflow(item.quantity)
+            return overflow ? Int.max : sum
+        }
     }
 
     /// Whether the basket holds nothing.
@@ -70,11 +73,13 @@ public struct Basket: Codable, Equatable, Sendable {
         items.first { $0.product.id == productID }?.quantity ?? 0
     }
 
-    /// Adds `quantity` units of `product` (to its line if it has one). A quantity below 1 changes nothing.
+    /// Adds `quantity` units of `product` (to its line if it has one). A quantity below 1, or one that would
+    /// take the line past `Int.max`, changes nothing.
     public mutating func add(_ product: Product, quantity: Int = 1) {
         guard quantity >= 1 else { return }
         if let index = items.firstIndex(where: { $0.product.id == product.id }) {
-            items[index].quantity += quantity
+            let (sum, overflow) = items[index].quantity.addingReportingOverflow(quantity)
+            if !overflow { items[index].quantity = sum }
         } else {
             items.append(BasketItem(product: product, quantity: quantity))
         }
