@@ -28,17 +28,23 @@ let package = Package(
     .target(name: "REPL", dependencies: ["Streams", "Networking", "Features"]),
     .executableTarget(name: "streams-repl", dependencies: ["REPL", "Features", "Streams"]),
     .target(name: "LoopbackHTTPServer", path: "Tests/Support/LoopbackHTTPServer"),
+    .target(
+      name: "FeatureServer", dependencies: ["LoopbackHTTPServer", "Features", "Networking"],
+      path: "Tests/Support/FeatureServer"),
     .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTesting"]),
     .testTarget(name: "StreamsTestingTests", dependencies: ["Streams", "StreamsTesting"]),
     .testTarget(
       name: "NetworkingTests", dependencies: ["Networking", "Streams", "StreamsTesting", "LoopbackHTTPServer"]),
     .testTarget(
       name: "FeaturesTests",
-      dependencies: ["Features", "Networking", "Streams", "StreamsTesting", "LoopbackHTTPServer"]),
+      dependencies: [
+        "Features", "Networking", "Streams", "StreamsTesting", "LoopbackHTTPServer", "FeatureServer",
+      ]),
     .testTarget(
       name: "REPLTests",
       dependencies: [
-        "REPL", "Features", "Networking", "Streams", "StreamsTesting", "LoopbackHTTPServer", "streams-repl",
+        "REPL", "Features", "Networking", "Streams", "StreamsTesting", "LoopbackHTTPServer", "FeatureServer",
+        "streams-repl",
       ]),
   ]
     + playgrounds.map { name in

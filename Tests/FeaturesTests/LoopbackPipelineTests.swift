@@ -1,4 +1,5 @@
 import Dispatch
+import FeatureServer
 import Features
 import Foundation
 import LoopbackHTTPServer
@@ -12,21 +13,8 @@ import Testing
     /// A server answering the Features endpoints; `/status` answers `statusCode`.
     private func makeServer(statusCode: Int = 200) throws -> LoopbackHTTPServer {
         let server = try LoopbackHTTPServer()
-        let search = try ProductSearchRoute.bundled()
-        @Sendable func forward(_ response: NetworkResponse) -> LoopbackHTTPServer.Response {
-            LoopbackHTTPServer.Response(status: response.statusCode, headers: response.headers, body: response.body)
-        }
-        @Sendable func queryItems(_ request: LoopbackHTTPServer.Request) -> [URLQueryItem] {
-            URLComponents(string: "http://host/?" + request.query)?.queryItems ?? []
-        }
-        server.route("GET", ProductSearchRoute.path) { request in
-            forward(search.response(path: request.path, queryItems: queryItems(request)))
-        }
+        try server.serveFeatures()
         server.route("GET", StatusRoute.path) { _ in .text("status \(statusCode)", status: statusCode) }
-        for data in [BundledData.crypto, .users] {
-            let body = (try? data.data()) ?? Data()
-            server.route("GET", "/\(data.rawValue)") { _ in .json(body) }
-        }
         return server
     }
 

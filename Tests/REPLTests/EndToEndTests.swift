@@ -1,3 +1,4 @@
+import FeatureServer
 import Features
 import Foundation
 import LoopbackHTTPServer
@@ -51,7 +52,8 @@ import Testing
     @Test func theCountAndTheBasketPersistAcrossRunsUntilReset() async throws {
         let data = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: data) }
-        let first = try await REPLProcess.run(["--data-dir", data.path], script: ":fetch\n:fetch\nford\n:cart add 10 2\n")
+        let first = try await REPLProcess.run(
+            ["--data-dir", data.path], script: ":fetch\n:fetch\nford\n:cart add 10 2\n")
         #expect(first.status == 0)
         #expect(first.stdoutLines.prefix(2) == ["HTTP 200, count 1", "HTTP 200, count 2"])
         #expect(first.stdoutLines.last == "added 2 × #10 Ford Focus; basket total 514.00 (2 items)")
@@ -121,7 +123,8 @@ import Testing
         let file = temporaryDirectory()
         try Data("not a directory".utf8).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let run = try await REPLProcess.run(["--data-dir", file.appendingPathComponent("store").path], script: ":count\n")
+        let run = try await REPLProcess.run(
+            ["--data-dir", file.appendingPathComponent("store").path], script: ":count\n")
         #expect(run.status == 1)
         #expect(run.stdout == "")
         #expect(run.stderr.hasPrefix("streams-repl: cannot use the data directory \(file.path)/store: "))
@@ -147,7 +150,7 @@ import Testing
     @Test func serverModeTalksHTTPToTheLoopbackServer() async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
-        try Self.serveFeatures(on: server)
+        try server.serveFeatures()
         let data = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: data) }
         let run = try await REPLProcess.run(
@@ -179,26 +182,5 @@ import Testing
         #expect(run.status == 0)
         #expect(run.stderrLines == [#"search for "focus" failed: HTTP 500: database down (:retry to try again)"#])
         #expect(run.stdoutLines == ["HTTP 418, count 1"])
-    }
-
-    /// Serves the Features endpoints from the bundled data, as the local client does.
-    static func serveFeatures(on server: LoopbackHTTPServer) throws {
-        let search = try ProductSearchRoute.bundled()
-        let reply: @Sendable (NetworkResponse) -> LoopbackHTTPServer.Response = { response in
-            LoopbackHTTPServer.Response(status: response.statusCode, headers: response.headers, body: response.body)
-        }
-        let queryItems: @Sendable (LoopbackHTTPServer.Request) -> [URLQueryItem] = { request in
-            URLComponents(string: "http://x/?" + request.query)?.queryItems ?? []
-        }
-        server.route("GET", ProductSearchRoute.path) { request in
-            reply(search.response(path: request.path, queryItems: queryItems(request)))
-        }
-        server.route("GET", StatusRoute.path) { request in
-            reply(StatusRoute.response(path: request.path, queryItems: queryItems(request)))
-        }
-        let crypto = try BundledData.crypto.data()
-        let users = try BundledData.users.data()
-        server.route("GET", "/crypto") { _ in .json(crypto) }
-        server.route("GET", "/users") { _ in .json(users) }
     }
 }

@@ -1,5 +1,5 @@
 // The scenarios of issue 8, written once against the Combine-shaped API that Streams and OpenCombine
-// share. This file is byte-identical in bench-streams and bench-opencombine (run.sh checks it); only the
+// share. bench-opencombine compiles this very file (a symlink; run.sh checks it); only the
 // import below differs, chosen by the target's define.
 import BenchmarkKit
 

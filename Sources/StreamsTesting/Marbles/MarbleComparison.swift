@@ -57,17 +57,8 @@ public struct MarbleComparison: Sendable, CustomStringConvertible {
         var symbols = MarbleSymbols<Output>(
             lookup: { value in keys.first { values[$0] == value } }, reserved: Set(values.keys))
         symbols.reserveLiterals((expected + actual).compactMap(\.value))
-        func marks(_ events: [RecordedEvent<Output, Failure>]) -> [MarbleRenderer.Mark] {
-            events.map { event in
-                switch event {
-                case .value(let value, let time): .init(time: time, symbol: String(symbols.symbol(for: value)))
-                case .finished(let time): .init(time: time, symbol: "|")
-                case .failure(_, let time): .init(time: time, symbol: "#")
-                }
-            }
-        }
-        let expectedMarks = marks(expected)
-        let actualMarks = marks(actual)
+        let expectedMarks = symbols.marks(for: expected)
+        let actualMarks = symbols.marks(for: actual)
         let (diagrams, isApproximate) = MarbleRenderer(frame: frame).render([expectedMarks, actualMarks])
         expectedDiagram = diagrams[0]
         actualDiagram = diagrams[1]

@@ -102,6 +102,17 @@ struct MarbleSymbols<Output> {
         return symbol
     }
 
+    /// The events as marks to render: each value as its symbol, `|` and `#` for completions.
+    mutating func marks<Failure: Error>(for events: [RecordedEvent<Output, Failure>]) -> [MarbleRenderer.Mark] {
+        events.map { event in
+            switch event {
+            case .value(let value, let time): .init(time: time, symbol: String(symbol(for: value)))
+            case .finished(let time): .init(time: time, symbol: "|")
+            case .failure(_, let time): .init(time: time, symbol: "#")
+            }
+        }
+    }
+
     /// The value's one-character description, if it is a letter or digit that is not a key of `values:`.
     private func literal(_ value: Output) -> Character? {
         let description = String(describing: value)

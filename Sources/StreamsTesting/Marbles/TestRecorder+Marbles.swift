@@ -22,13 +22,7 @@ extension TestRecorder {
         let recorded = events
         var symbols = MarbleSymbols<Input>(lookup: lookup, reserved: reserved)
         symbols.reserveLiterals(recorded.compactMap(\.value))
-        let marks = recorded.map { event -> MarbleRenderer.Mark in
-            switch event {
-            case .value(let value, let time): .init(time: time, symbol: String(symbols.symbol(for: value)))
-            case .finished(let time): .init(time: time, symbol: "|")
-            case .failure(_, let time): .init(time: time, symbol: "#")
-            }
-        }
+        let marks = symbols.marks(for: recorded)
         let frame = (clock as? TestScheduler)?.frameDuration ?? .milliseconds(1)
         let diagram = MarbleRenderer(frame: frame).render([marks]).diagrams[0]
         return symbols.legendText.isEmpty ? diagram : diagram + "  " + symbols.legendText
