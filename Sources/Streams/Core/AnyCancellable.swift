@@ -14,16 +14,22 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     /// Set once by the first `cancel()`; only the caller that sets it touches `action` afterwards.
     /// (An atomic flag instead of a lock: no lock object and no mutex per cancellable.)
     private let isCancelled = Atomic<Bool>(false)
-    private var action: (() -> Void)?
+    private var action: Action?
+
+    /// What to cancel: a closure, or another cancellable stored as it is (no closure allocated for it).
+    private enum Action {
+        case run(() -> Void)
+        case cancel(any Cancellable)
+    }
 
     /// Wraps a closure to run (once) on cancel or deinit.
     public init(_ cancel: @escaping () -> Void) {
-        action = cancel
+        action = .run(cancel)
     }
 
     /// Wraps another cancellable; cancelling or dropping this one cancels it.
-    public convenience init<C: Cancellable>(_ canceller: C) {
-        self.init { canceller.cancel() }
+    public init<C: Cancellable>(_ canceller: C) {
+        action = .cancel(canceller)
     }
 
     deinit { cancel() }
@@ -31,9 +37,13 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     /// Runs the cancel action once; later calls do nothing.
     public func cancel() {
         guard !isCancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let run = action
+        let pending = action
         action = nil
-        run?()
+        switch pending {
+        case .run(let run): run()
+        case .cancel(let canceller): canceller.cancel()
+        case nil: break
+        }
     }
 
     /// Identity equality.

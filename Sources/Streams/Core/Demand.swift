@@ -22,10 +22,12 @@ extension Subscribers {
         init(rawValue: UInt) { self.rawValue = rawValue }
 
         /// As many values as the publisher can produce.
-        public static let unlimited = Demand(rawValue: .max)
+        @inlinable
+        public static var unlimited: Demand { Demand(rawValue: .max) }
 
         /// No values: `.max(0)`.
-        public static let none = Demand(rawValue: 0)
+        @inlinable
+        public static var none: Demand { Demand(rawValue: 0) }
 
         /// At most `value` values. `value` must not be negative (a programming error, as in Combine).
         @inlinable

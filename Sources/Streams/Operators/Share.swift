@@ -1,3 +1,5 @@
+import Synchronization
+
 extension Publisher {
     /// Shares one subscription to this publisher among all subscribers.
     ///
@@ -102,13 +104,14 @@ final class ShareConnections<Upstream: Publisher>: @unchecked Sendable {
     }
 }
 
-/// One connection to the upstream: the subscribers' conduits in subscription order, the upstream
-/// subscription, the replay buffer and the completion.
+/// One connection to the upstream: a ``SubjectCore`` that multicasts what the upstream sends (with
+/// `replay` values kept for late subscribers) and the upstream subscription.
 ///
-/// Per value it takes one lock, copies the conduit list (a reference-count increment, no allocation)
-/// and offers the value to each conduit, which checks demand and serializes delivery.
+/// Per value the upstream's call goes straight into the core's emitter (see ``SubjectCore``): no lock,
+/// no copy of the subscriber list. When the last subscriber leaves before the completion, the core
+/// retires this connection (it takes no new subscribers) and the upstream is cancelled.
 @usableFromInline
-final class ShareConnection<Output, Failure: Error>: ConduitParent, Subscriber, @unchecked Sendable {
+final class ShareConnection<Output, Failure: Error>: Subscriber, @unchecked Sendable {
     @usableFromInline
     enum AttachResult {
         case retired
@@ -117,63 +120,33 @@ final class ShareConnection<Output, Failure: Error>: ConduitParent, Subscriber, 
 
     @usableFromInline
     let lock = Lock()
-    @usableFromInline
-    let replay: Int
-    // Guarded by `lock`.
-    @usableFromInline
-    var conduits: ContiguousArray<ConduitEntry<Output, Failure>> = []
-    @usableFromInline
-    var completion: Subscribers.Completion<Failure>?
+    /// Guarded by `lock`.
     @usableFromInline
     var hasStarted = false
-    /// Every subscriber cancelled before completion: the upstream is cancelled and this connection is
-    /// never used again.
     @usableFromInline
     var isRetired = false
     @usableFromInline
     var upstreamSubscription: (any Subscription)?
     @usableFromInline
-    var buffer: RingBuffer<Output>
+    let core: SubjectCore<Output, Failure>
 
     @inlinable
     init(replay: Int) {
-        self.replay = replay
-        buffer = RingBuffer(capacity: replay)
+        core = SubjectCore(current: nil, replay: replay, retiresWhenEmpty: true)
+        core.onEmpty = { [weak self] in self?.retire() }
     }
 
     /// Adds a subscriber (or completes it at once if the upstream has completed and nothing is replayed).
     @inlinable
     func attach<S: Subscriber>(_ subscriber: S) -> AttachResult where S.Input == Output, S.Failure == Failure {
         lock.lock()
-        if isRetired {
-            lock.unlock()
-            return .retired
-        }
-        if replay == 0 {
-            if let completion {
-                lock.unlock()
-                subscriber.receive(subscription: Subscriptions.empty)
-                subscriber.receive(completion: completion)
-                return .attached(isFirst: false)
-            }
-            let conduit = SubjectConduit(
-                parent: self, downstream: subscriber, keepsLatest: false, initial: nil, description: "Share")
-            conduits.append(conduit.entry)
-            let isFirst = !hasStarted
-            hasStarted = true
-            lock.unlock()
-            conduit.start()
-            return .attached(isFirst: isFirst)
-        }
-        let conduit = ReplayConduit(
-            parent: completion == nil ? self : nil, downstream: subscriber, capacity: replay, replaying: buffer,
-            completion: completion)
-        if completion == nil { conduits.append(conduit.entry) }
         let isFirst = !hasStarted
         hasStarted = true
         lock.unlock()
-        conduit.start()
-        return .attached(isFirst: isFirst)
+        switch core.attach(subscriber, kind: .share) {
+        case .retired: return .retired
+        case .attached: return .attached(isFirst: isFirst)
+        }
     }
 
     /// Subscribes to `upstream` unless every subscriber has already left.
@@ -189,7 +162,7 @@ final class ShareConnection<Output, Failure: Error>: ConduitParent, Subscriber, 
     @inlinable
     func receive(subscription: any Subscription) {
         lock.lock()
-        guard !isRetired, completion == nil, upstreamSubscription == nil else {
+        guard !isRetired, upstreamSubscription == nil, !core.isCompleted.load(ordering: .acquiring) else {
             lock.unlock()
             subscription.cancel()
             return
@@ -201,45 +174,28 @@ final class ShareConnection<Output, Failure: Error>: ConduitParent, Subscriber, 
 
     @inlinable
     func receive(_ input: Output) -> Subscribers.Demand {
-        lock.lock()
-        guard !isRetired, completion == nil else {
-            lock.unlock()
-            return .none
-        }
-        if replay > 0 { buffer.append(input) }
-        let targets = conduits
-        lock.unlock()
-        for conduit in targets { conduit.offer(input) }
+        core.send(input)
         return .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard !isRetired, self.completion == nil else { return lock.unlock() }
-        self.completion = completion
-        let targets = conduits
-        conduits = []
         let subscription = upstreamSubscription
         upstreamSubscription = nil
         lock.unlock()
         _ = subscription
-        for conduit in targets { conduit.finish(completion) }
+        core.send(completion: completion)
     }
 
-    /// A subscriber cancelled; the last one to leave (before completion) cancels the upstream.
-    @inlinable
-    func remove(_ conduit: ObjectIdentifier) {
+    /// The last subscriber left before the completion: cancel the upstream, for good.
+    @usableFromInline
+    func retire() {
         lock.lock()
-        if let index = conduits.firstIndex(where: { $0.id == conduit }) { conduits.remove(at: index) }
-        guard conduits.isEmpty, completion == nil, !isRetired else { return lock.unlock() }
         isRetired = true
         let subscription = upstreamSubscription
         upstreamSubscription = nil
-        let released = buffer
-        buffer = RingBuffer(capacity: 0)
         lock.unlock()
-        _ = released
         subscription?.cancel()
     }
 }

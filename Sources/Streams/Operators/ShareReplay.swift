@@ -131,8 +131,14 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
 
     /// The entry its parent stores.
     @inlinable
-    var entry: ConduitEntry<Output, Failure> {
-        ConduitEntry(id: ObjectIdentifier(self), offer: offer, finish: finish)
+    var entry: BroadcastEntry<Output, Failure> {
+        BroadcastEntry(id: ObjectIdentifier(self)) { [self] action in
+            switch action {
+            case .value(let value): offer(value)
+            case .finish(let completion): finish(completion)
+            case .latest, .detach: break  // no kept value; a cancel released everything already
+            }
+        }
     }
 
     @inlinable

@@ -1,3 +1,5 @@
+import Synchronization
+
 extension Publishers {
     /// A publisher that emits the elements of a sequence, then finishes.
     ///
@@ -64,6 +66,9 @@ where Downstream.Input == Values.Element {
     @usableFromInline
     @exclusivity(unchecked)
     var isEmitting = false
+    /// Set by `cancel()`; the unlimited-demand loop checks it instead of taking the lock per value.
+    @usableFromInline
+    let isCancelled = Atomic<Bool>(false)
     /// Runs ``emit()``: made in `init`, which is specialised in client code. `request(_:)` is reached
     /// through `any Subscription`, whose witness is the unspecialised generic body; calling `emit()`
     /// directly from there ran the per-value loop through generic metadata (~3× slower per value).
@@ -115,7 +120,11 @@ where Downstream.Input == Values.Element {
                 isEmitting = false
                 return lock.unlock()
             }
-            if demand != .unlimited { demand -= 1 }
+            if demand == .unlimited {
+                lock.unlock()
+                return emitUnlimited(from: element, to: downstream)
+            }
+            demand -= 1
             lock.unlock()
             let more = downstream.receive(element)
             let following = iterator.next()
@@ -132,12 +141,38 @@ where Downstream.Input == Values.Element {
         }
     }
 
+    /// The loop once demand is `.unlimited` (it stays so): no lock per value, one atomic load to see a
+    /// cancel. Demand returned by `receive(_:)` cannot change anything any more.
+    @inlinable
+    func emitUnlimited(from first: Values.Element, to downstream: Downstream) {
+        var element = first
+        while true {
+            guard !isCancelled.load(ordering: .acquiring) else {
+                lock.lock()
+                isEmitting = false
+                return lock.unlock()
+            }
+            _ = downstream.receive(element)
+            guard let following = iterator.next() else {
+                lock.lock()
+                upcoming = nil
+                let live = self.downstream != nil
+                self.downstream = nil
+                lock.unlock()
+                if live { downstream.receive(completion: .finished) }
+                return
+            }
+            element = following
+        }
+    }
+
     @inlinable
     func cancel() {
         lock.lock()
         let released = downstream
         downstream = nil
         lock.unlock()
+        isCancelled.store(true, ordering: .releasing)
         _ = released
     }
 }

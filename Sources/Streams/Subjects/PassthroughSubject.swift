@@ -22,7 +22,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     /// Attaches a subscriber (served after the existing ones).
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        core.attach(subscriber)
+        core.attach(subscriber, kind: .passthroughSubject)
     }
 
     /// Sends `value` to every subscriber with demand; ignored after completion.

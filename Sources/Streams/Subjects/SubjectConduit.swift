@@ -1,232 +1,192 @@
-/// One subscriber's connection to a subject: its demand, and a serial delivery queue.
-///
-/// Delivery is serialized without holding a lock during the call: the thread that finds the conduit
-/// idle becomes the deliverer and drains the queue; a `send` that arrives meanwhile (from another
-/// thread, or re-entrantly from inside `receive(_:)`) only enqueues. Demand is checked when a value
-/// is offered, so a value sent without demand is dropped (Passthrough) or kept as the latest
-/// (CurrentValue, `keepsLatest`).
-/// A subscriber's conduit as its subject (or share) stores it: the conduit's identity and two closures
-/// bound to the concrete conduit.
-///
-/// The closures are created where the conduit's concrete type is known (in the subject's `@inlinable`
-/// `attach`, specialised in client code), so delivering a value runs specialised code. Dispatching
-/// through an overridden method of a generic class would instead run the unspecialised generic body,
-/// measured at ~10,000 instructions per value, most of them generic-metadata look-ups.
+import Synchronization
+
+/// What the emitter of a ``SubjectCore`` asks of one conduit.
 @usableFromInline
-struct ConduitEntry<Output, Failure: Error> {
+enum BroadcastAction<Output, Failure: Error> {
+    /// Deliver this value if there is demand (a `CurrentValueSubject` conduit keeps it otherwise).
+    case value(Output)
+    /// Deliver the kept value, if any and if there is demand.
+    case latest
+    /// Deliver the completion, then release the downstream.
+    case finish(Subscribers.Completion<Failure>)
+    /// The conduit was cancelled or refused: release the downstream.
+    case detach
+}
+
+/// One subscriber in a ``SubjectCore``'s list: its identity and a closure into its conduit.
+///
+/// A closure rather than a class or protocol call: it is formed in the conduit's specialised (client)
+/// code, so the emitter reaches the specialised delivery path; its context is the conduit itself.
+@usableFromInline
+struct BroadcastEntry<Output, Failure: Error> {
     @usableFromInline
     let id: ObjectIdentifier
     @usableFromInline
-    let offer: (Output) -> Void
-    @usableFromInline
-    let finish: (Subscribers.Completion<Failure>) -> Void
-    /// The number of the first send this subscriber may see (sends are numbered by the subject), so a
-    /// subscriber attached while earlier sends are still queued never receives them.
-    @usableFromInline
-    var firstSend: UInt64 = 0
+    let handle: (BroadcastAction<Output, Failure>) -> Void
 
     @inlinable
-    init(
-        id: ObjectIdentifier, offer: @escaping (Output) -> Void,
-        finish: @escaping (Subscribers.Completion<Failure>) -> Void
-    ) {
+    init(id: ObjectIdentifier, handle: @escaping (BroadcastAction<Output, Failure>) -> Void) {
         self.id = id
-        self.offer = offer
-        self.finish = finish
+        self.handle = handle
     }
 }
 
+/// The owner of conduits (a ``SubjectCore``): told when one is cancelled.
 @usableFromInline
 protocol ConduitParent: AnyObject, Sendable {
     associatedtype Output
     associatedtype Failure: Error
-    /// Forgets the conduit with this identity (it was cancelled).
     func remove(_ conduit: ObjectIdentifier)
 }
 
+/// Which publisher a conduit belongs to (its `description`).
 @usableFromInline
-final class SubjectConduit<Parent: ConduitParent, Downstream: Subscriber>: Subscription, CustomStringConvertible,
-    @unchecked Sendable
-where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
-    @usableFromInline
-    typealias Output = Parent.Output
-    @usableFromInline
-    typealias Failure = Parent.Failure
+enum ConduitKind: Sendable {
+    case passthroughSubject
+    case currentValueSubject
+    case share
+}
 
+/// The subscription a subject (or `share()`) gives each subscriber: its demand, and its deliveries.
+///
+/// Deliveries come only from the core's emitter, one at a time, so they need no lock here: demand is an
+/// atomic counter (`UInt.max` = unlimited) that `request(_:)` adds to from any thread and the emitter
+/// alone takes from; `state` says active / cancelled / finished. `downstream` and `latest` are touched
+/// only by the emitter (after `start`), which is also who releases them — so a cancel racing with a
+/// delivery never frees what the delivery is using.
+@usableFromInline
+final class SubjectConduit<Output, Failure: Error, Downstream: Subscriber>: Subscription,
+    CustomStringConvertible, @unchecked Sendable
+where Downstream.Input == Output, Downstream.Failure == Failure {
     @usableFromInline
-    enum Event {
-        case value(Output)
-        case completion(Subscribers.Completion<Failure>)
-    }
-
+    weak var parent: SubjectCore<Output, Failure>?
     @usableFromInline
-    let lock = Lock()
+    let demand = Atomic<UInt>(0)
+    @usableFromInline
+    let state = Atomic<UInt8>(State.active)
+    /// Emitter-owned after `start`.
     @usableFromInline
     @exclusivity(unchecked)
     var downstream: Downstream?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var parent: Parent?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var demand = Subscribers.Demand.none
-    /// True while one thread is delivering; starts true for the subscription handshake.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var isDelivering = true
-    @usableFromInline
-    @exclusivity(unchecked)
-    var queue: [Event] = []
-    @usableFromInline
-    @exclusivity(unchecked)
-    var queueHead = 0
-    @usableFromInline
-    @exclusivity(unchecked)
-    var completionQueued = false
-    /// CurrentValueSubject: the newest value not yet delivered for lack of demand.
+    /// Emitter-owned: a `CurrentValueSubject`'s value not yet delivered to this subscriber.
     @usableFromInline
     @exclusivity(unchecked)
     var latest: Output?
     @usableFromInline
-    let keepsLatest: Bool
-    /// The name of the publisher this subscription belongs to, e.g. "PassthroughSubject" or "Share".
+    let kind: ConduitKind
+
     @usableFromInline
-    let description: String
+    typealias State = ConduitState
 
     @inlinable
-    init(parent: Parent, downstream: Downstream, keepsLatest: Bool, initial: Output?, description: String) {
+    init(parent: SubjectCore<Output, Failure>, downstream: Downstream, latest: Output?, kind: ConduitKind) {
         self.parent = parent
         self.downstream = downstream
-        self.keepsLatest = keepsLatest
-        self.latest = initial
-        self.description = description
+        self.latest = latest
+        self.kind = kind
     }
 
-    /// Sends the subscription downstream, then delivers whatever arrived meanwhile.
-    @inlinable
-    func start() {
-        downstream?.receive(subscription: self)
-        lock.lock()
-        drain(first: nil)
-    }
-
-    /// The entry its parent stores.
-    @inlinable
-    var entry: ConduitEntry<Output, Failure> {
-        ConduitEntry(id: ObjectIdentifier(self), offer: offer, finish: finish)
+    @usableFromInline
+    var description: String {
+        switch kind {
+        case .passthroughSubject: "PassthroughSubject"
+        case .currentValueSubject: "CurrentValueSubject"
+        case .share: "Share"
+        }
     }
 
     @inlinable
-    func offer(_ value: Output) {
-        lock.lock()
-        guard downstream != nil, !completionQueued else { return lock.unlock() }
-        guard demand > .none else {
+    var keepsLatest: Bool { kind == .currentValueSubject }
+
+    /// The entry the core keeps (formed here, in specialised code).
+    @inlinable
+    var entry: BroadcastEntry<Output, Failure> {
+        BroadcastEntry(id: ObjectIdentifier(self)) { [self] action in handle(action) }
+    }
+
+    /// Hands the subscription to the subscriber (`downstream` is passed in: the emitter owns the field).
+    @inlinable
+    func start(_ subscriber: Downstream) {
+        subscriber.receive(subscription: self)
+    }
+
+    /// Emitter only.
+    @inlinable
+    func handle(_ action: BroadcastAction<Output, Failure>) {
+        switch action {
+        case .value(let value):
+            deliver(value)
+        case .latest:
+            guard let value = latest else { return }
+            latest = nil
+            deliver(value)
+        case .finish(let completion):
+            let released = downstream
+            downstream = nil
+            latest = nil
+            guard
+                state.compareExchange(expected: State.active, desired: State.finished, ordering: .acquiringAndReleasing)
+                    .exchanged
+            else { return }
+            released?.receive(completion: completion)
+        case .detach:
+            let released = (downstream, latest)
+            downstream = nil
+            latest = nil
+            _ = released
+        }
+    }
+
+    /// Emitter only: one value, if this subscriber is active and has demand.
+    @inlinable
+    func deliver(_ value: Output) {
+        guard state.load(ordering: .relaxed) == State.active, let downstream else { return }
+        let available = demand.load(ordering: .relaxed)
+        if available == 0 {
             if keepsLatest { latest = value }
-            return lock.unlock()
+            return
         }
-        if demand != .unlimited { demand -= 1 }
-        if isDelivering {
-            queue.append(.value(value))
-            return lock.unlock()
-        }
-        isDelivering = true
-        drain(first: .value(value))
+        if available != .max { demand.wrappingSubtract(1, ordering: .relaxed) }
+        if keepsLatest { latest = nil }
+        let more = downstream.receive(value)
+        if more > .none { add(more) }
     }
 
+    /// Adds to the demand, saturating at unlimited.
     @inlinable
-    func finish(_ completion: Subscribers.Completion<Failure>) {
-        lock.lock()
-        guard downstream != nil, !completionQueued else { return lock.unlock() }
-        completionQueued = true
-        parent = nil
-        if isDelivering {
-            queue.append(.completion(completion))
-            return lock.unlock()
+    func add(_ more: Subscribers.Demand) {
+        var current = demand.load(ordering: .relaxed)
+        while current != .max {
+            let (sum, overflow) = current.addingReportingOverflow(more.rawValue)
+            let next = overflow ? UInt.max : sum
+            let (exchanged, found) = demand.compareExchange(
+                expected: current, desired: next, ordering: .relaxed)
+            if exchanged { return }
+            current = found
         }
-        isDelivering = true
-        drain(first: .completion(completion))
     }
 
     @inlinable
     func request(_ more: Subscribers.Demand) {
-        guard more > .none else { return }
-        lock.lock()
-        guard downstream != nil else { return lock.unlock() }
-        demand += more
-        if isDelivering { return lock.unlock() }
-        isDelivering = true
-        drain(first: nil)
+        guard more > .none, state.load(ordering: .relaxed) == State.active else { return }
+        add(more)
+        if keepsLatest { parent?.deliverLatest(ObjectIdentifier(self)) }
     }
 
     @inlinable
     func cancel() {
-        lock.lock()
-        let parent = self.parent
-        let released = (downstream, queue)
-        downstream = nil
-        self.parent = nil
-        queue = []
-        queueHead = 0
-        latest = nil
-        lock.unlock()
-        _ = released
+        guard
+            state.compareExchange(expected: State.active, desired: State.cancelled, ordering: .acquiringAndReleasing)
+                .exchanged
+        else { return }
         parent?.remove(ObjectIdentifier(self))
     }
+}
 
-    /// Called with the lock held and `isDelivering == true`; delivers `first` and then the queue,
-    /// releasing the lock around every call out. Returns with the lock released.
-    @inlinable
-    func drain(first: Event?) {
-        var next = first
-        while true {
-            if next == nil { next = dequeue() }
-            guard let event = next, let downstream else {
-                isDelivering = false
-                queue = []
-                queueHead = 0
-                lock.unlock()
-                return
-            }
-            next = nil
-            lock.unlock()
-            switch event {
-            case .value(let value):
-                let more = downstream.receive(value)
-                lock.lock()
-                if more > .none { demand += more }
-            case .completion(let completion):
-                downstream.receive(completion: completion)
-                lock.lock()
-                let released = (self.downstream, queue)
-                self.downstream = nil
-                queue = []
-                queueHead = 0
-                latest = nil
-                isDelivering = false
-                lock.unlock()
-                _ = released
-                return
-            }
-        }
-    }
-
-    /// The next queued event, or the kept latest value if demand allows. Lock held.
-    @inlinable
-    func dequeue() -> Event? {
-        if queueHead < queue.count {
-            let event = queue[queueHead]
-            queueHead += 1
-            if queueHead == queue.count {
-                queue.removeAll(keepingCapacity: true)
-                queueHead = 0
-            }
-            return event
-        }
-        if keepsLatest, let value = latest, demand > .none, !completionQueued {
-            latest = nil
-            if demand != .unlimited { demand -= 1 }
-            return .value(value)
-        }
-        return nil
-    }
+/// The states of a ``SubjectConduit``.
+@usableFromInline
+enum ConduitState {
+    @usableFromInline static let active: UInt8 = 0
+    @usableFromInline static let cancelled: UInt8 = 1
+    @usableFromInline static let finished: UInt8 = 2
 }

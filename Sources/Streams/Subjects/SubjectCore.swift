@@ -1,80 +1,199 @@
-/// The shared state of a subject: its conduits in subscription order and its completion.
+import Synchronization
+
+/// The shared engine of `PassthroughSubject`, `CurrentValueSubject`, `share()` and `share(replay:)`:
+/// a list of subscriber conduits and the one thread at a time (the *emitter*) that delivers to them.
 ///
-/// Sends are serialized for the whole subject: a `send` that arrives while another is being delivered
-/// (re-entrantly from a subscriber, or from another thread) is queued and delivered by the thread
-/// already delivering, after it has offered the current value to every subscriber. So every subscriber
-/// sees every value in the same order.
+/// Every event — a value, the completion, a subscriber joining or leaving, a request for a
+/// `CurrentValueSubject`'s kept value — is handled by the emitter, in the order the events were sent.
+/// Whoever finds nobody emitting becomes the emitter (`work` goes from 0 to 1); anyone else appends the
+/// event to `queue` (under `lock`) and bumps `work`, and the emitter handles it before it stops. So:
+/// - deliveries to one subscriber never overlap, and a send from inside a delivery (re-entrant) is
+///   delivered after the current one, never nested;
+/// - the emitter owns `targets` outright, so delivering a value takes no lock: a plain send to a
+///   `PassthroughSubject` is one atomic compare-exchange and one atomic subtract, plus per subscriber
+///   an atomic load of its demand (a store-and-forward path with the lock is kept for the cases that
+///   need the lock anyway: a kept value, a replay buffer, or another thread already emitting);
+/// - a subscriber added during a send does not receive that send; one that leaves stops at once (its
+///   conduit checks its own flag) and is released by the emitter, never under anybody's delivery.
 @usableFromInline
 final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Sendable {
+    /// Guards `queue`, `completion`, `upstreams`, `current`, `replayBuffer`, `members`, `isRetired`.
     @usableFromInline
     let lock = Lock()
+
+    /// Events handed to the emitter and not yet handled, plus one for a running fast-path send.
+    @usableFromInline
+    let work = Atomic<Int>(0)
+
+    /// Set with `completion`; read without the lock by the fast path.
+    @usableFromInline
+    let isCompleted = Atomic<Bool>(false)
+
+    /// Emitter-owned: the conduits that get values, in subscription order.
     @usableFromInline
     @exclusivity(unchecked)
-    var conduits: ContiguousArray<ConduitEntry<Output, Failure>> = []
+    var targets: ContiguousArray<BroadcastEntry<Output, Failure>> = []
+
+    /// Emitter-owned: the completion was delivered; later events are dropped.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var isFinished = false
+
+    @usableFromInline
+    @exclusivity(unchecked)
+    var queue: [SubjectEvent<Output, Failure>] = []
+    @usableFromInline
+    @exclusivity(unchecked)
+    var queueHead = 0
     @usableFromInline
     @exclusivity(unchecked)
     var completion: Subscribers.Completion<Failure>?
     @usableFromInline
     @exclusivity(unchecked)
     var upstreams: [any Subscription] = []
-    /// CurrentValueSubject's value (kept under the same lock as the conduits, so a new subscriber
-    /// gets exactly the value that preceded its attachment); `nil` for PassthroughSubject.
+    /// A `CurrentValueSubject`'s value (`nil` for the others).
     @usableFromInline
     @exclusivity(unchecked)
     var current: Output?
-    /// The number the next `send` gets; conduits remember it when they attach.
+    /// `share(replay:)`'s last values; each new conduit starts with a copy.
     @usableFromInline
     @exclusivity(unchecked)
-    var nextSend: UInt64 = 0
+    var replayBuffer: RingBuffer<Output>
+    /// Attached conduits not yet cancelled (for `share()`'s disconnect when the last one leaves).
     @usableFromInline
     @exclusivity(unchecked)
-    var isSending = false
+    var members = 0
+    /// `share()` only: the last subscriber left, this connection takes no new ones.
     @usableFromInline
     @exclusivity(unchecked)
-    var pending: [SubjectEvent<Output, Failure>] = []
+    var isRetired = false
+
+    @usableFromInline
+    let keepsLatest: Bool
+    @usableFromInline
+    let replay: Int
+    /// `share()`: the core retires when its last subscriber leaves before the completion.
+    @usableFromInline
+    let retiresWhenEmpty: Bool
+    /// `share()`: called (outside the lock) when the core retires. Set once, right after `init`, before
+    /// the core is shared.
     @usableFromInline
     @exclusivity(unchecked)
-    var pendingHead = 0
+    var onEmpty: (() -> Void)?
 
     @inlinable
-    init(current: Output?) { self.current = current }
+    init(current: Output?, replay: Int = 0, retiresWhenEmpty: Bool = false) {
+        self.current = current
+        keepsLatest = current != nil
+        self.replay = replay
+        replayBuffer = RingBuffer(capacity: replay)
+        self.retiresWhenEmpty = retiresWhenEmpty
+    }
 
+    /// Whether sends must go through the queue (they change state guarded by the lock).
     @inlinable
-    func attach<Downstream: Subscriber>(_ downstream: Downstream)
+    var storesValues: Bool { keepsLatest || replay > 0 }
+
+    // MARK: Subscribers
+
+    /// The outcome of ``attach(_:description:)``.
+    @usableFromInline
+    enum AttachResult {
+        case attached
+        case retired
+    }
+
+    /// Creates a conduit for `downstream` and joins it (or completes it at once if this core has completed;
+    /// or refuses it if a `share()` connection has retired).
+    @inlinable
+    @discardableResult
+    func attach<Downstream: Subscriber>(_ downstream: Downstream, kind: ConduitKind) -> AttachResult
     where Downstream.Input == Output, Downstream.Failure == Failure {
         lock.lock()
-        let conduit = SubjectConduit(
-            parent: self, downstream: downstream, keepsLatest: current != nil, initial: current,
-            description: current != nil ? "CurrentValueSubject" : "PassthroughSubject")
+        if isRetired {
+            lock.unlock()
+            return .retired
+        }
+        if replay > 0 {
+            let joins = completion == nil
+            let conduit = ReplayConduit(
+                parent: completion == nil ? self : nil, downstream: downstream, capacity: replay,
+                replaying: replayBuffer, completion: completion)
+            if completion == nil {
+                members += 1
+                queue.append(.attach(conduit.entry))
+            }
+            lock.unlock()
+            if joins { startEmitting() }
+            conduit.start()
+            return .attached
+        }
         if let completion {
             lock.unlock()
             downstream.receive(subscription: Subscriptions.empty)
             downstream.receive(completion: completion)
-            return
+            return .attached
         }
-        var entry = conduit.entry
-        entry.firstSend = nextSend
-        conduits.append(entry)
+        let conduit = SubjectConduit(parent: self, downstream: downstream, latest: current, kind: kind)
+        members += 1
+        queue.append(.attach(conduit.entry))
         lock.unlock()
-        conduit.start()
+        startEmitting()
+        conduit.start(downstream)
+        return .attached
     }
+
+    /// A conduit was cancelled: it leaves (handled by the emitter, which releases its downstream).
+    @usableFromInline
+    func remove(_ conduit: ObjectIdentifier) {
+        lock.lock()
+        members -= 1
+        queue.append(.detach(conduit))
+        let retires = members == 0 && retiresWhenEmpty && completion == nil && !isRetired
+        if retires {
+            isRetired = true
+            replayBuffer.removeAll()
+        }
+        lock.unlock()
+        startEmitting()
+        if retires { onEmpty?() }
+    }
+
+    /// A `CurrentValueSubject` conduit got demand: the emitter delivers its kept value if it has one.
+    @usableFromInline
+    func deliverLatest(_ conduit: ObjectIdentifier) {
+        enqueue(.latest(conduit))
+    }
+
+    /// The number of attached subscribers (tests and diagnostics).
+    @usableFromInline
+    var subscriberCount: Int { lock.withLock { members } }
+
+    // MARK: Events
 
     @inlinable
     func send(_ value: Output) {
+        if storesValues { return sendStoring(value) }
+        guard !isCompleted.load(ordering: .acquiring) else { return }
+        guard work.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged else {
+            return enqueue(.value(value))
+        }
+        emit(value)
+        let missed = work.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue
+        if missed != 0 { drain(missed: missed) }
+    }
+
+    /// A send that updates the kept value or the replay buffer, queued under the same lock so that the
+    /// order of deliveries is the order of those updates.
+    @usableFromInline
+    func sendStoring(_ value: Output) {
         lock.lock()
         guard completion == nil else { return lock.unlock() }
-        if current != nil { current = value }
-        let number = nextSend
-        nextSend &+= 1
-        if isSending {
-            pending.append(.value(value, number: number))
-            return lock.unlock()
-        }
-        isSending = true
-        let targets = conduits
+        if keepsLatest { current = value }
+        if replay > 0 { replayBuffer.append(value) }
+        queue.append(.value(value))
         lock.unlock()
-        for conduit in targets { conduit.offer(value) }
-        drainPending()
+        startEmitting()
     }
 
     @inlinable
@@ -82,51 +201,13 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
         lock.lock()
         guard completion == nil else { return lock.unlock() }
         completion = newCompletion
-        if isSending {
-            pending.append(.completion(newCompletion))
-            return lock.unlock()
-        }
-        isSending = true
+        isCompleted.store(true, ordering: .releasing)
+        let released = upstreams
+        upstreams = []
+        queue.append(.completion(newCompletion))
         lock.unlock()
-        complete(newCompletion)
-        drainPending()
-    }
-
-    /// Delivers what was queued while this thread was sending; clears `isSending` when done.
-    @inlinable
-    func drainPending() {
-        while true {
-            lock.lock()
-            guard pendingHead < pending.count else {
-                pending.removeAll(keepingCapacity: true)
-                pendingHead = 0
-                isSending = false
-                return lock.unlock()
-            }
-            let event = pending[pendingHead]
-            pendingHead += 1
-            let targets = conduits
-            lock.unlock()
-            switch event {
-            case .value(let value, let number):
-                for conduit in targets where conduit.firstSend <= number { conduit.offer(value) }
-            case .completion(let completion):
-                complete(completion)
-            }
-        }
-    }
-
-    /// Detaches every conduit and upstream, then finishes the conduits. Called while sending.
-    @inlinable
-    func complete(_ completion: Subscribers.Completion<Failure>) {
-        lock.lock()
-        let targets = conduits
-        conduits = []
-        let upstreams = self.upstreams
-        self.upstreams = []
-        lock.unlock()
-        _ = upstreams
-        for conduit in targets { conduit.finish(completion) }
+        _ = released
+        startEmitting()
     }
 
     @usableFromInline
@@ -142,19 +223,88 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
         subscription.request(.unlimited)
     }
 
-    @usableFromInline
-    func remove(_ conduit: ObjectIdentifier) {
+    // MARK: The emitter
+
+    /// Appends an event and makes sure somebody handles it.
+    @inlinable
+    func enqueue(_ event: SubjectEvent<Output, Failure>) {
         lock.lock()
-        if let index = conduits.firstIndex(where: { $0.id == conduit }) { conduits.remove(at: index) }
+        queue.append(event)
         lock.unlock()
+        startEmitting()
     }
 
-    @usableFromInline
-    var subscriberCount: Int { lock.withLock { conduits.count } }
+    /// Called after appending to `queue`: becomes the emitter if nobody is.
+    @inlinable
+    func startEmitting() {
+        if work.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 { drain(missed: 1) }
+    }
+
+    /// Handles queued events until `work` drops back to 0. Only the emitter runs this.
+    @inlinable
+    func drain(missed initial: Int) {
+        var missed = initial
+        while true {
+            while let event = dequeue() { handle(event) }
+            missed = work.wrappingSubtract(missed, ordering: .acquiringAndReleasing).newValue
+            if missed == 0 { return }
+        }
+    }
+
+    @inlinable
+    func dequeue() -> SubjectEvent<Output, Failure>? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard queueHead < queue.count else { return nil }
+        let event = queue[queueHead]
+        queueHead += 1
+        if queueHead == queue.count {
+            queue.removeAll(keepingCapacity: queue.count <= 64)
+            queueHead = 0
+        }
+        return event
+    }
+
+    @inlinable
+    func emit(_ value: Output) {
+        guard !isFinished else { return }
+        for entry in targets { entry.handle(.value(value)) }
+    }
+
+    @inlinable
+    func handle(_ event: SubjectEvent<Output, Failure>) {
+        switch event {
+        case .value(let value):
+            emit(value)
+        case .attach(let entry):
+            if isFinished {
+                entry.handle(.detach)
+            } else {
+                targets.append(entry)
+            }
+        case .detach(let id):
+            if let index = targets.firstIndex(where: { $0.id == id }) {
+                let entry = targets.remove(at: index)
+                entry.handle(.detach)
+            }
+        case .latest(let id):
+            if !isFinished, let entry = targets.first(where: { $0.id == id }) { entry.handle(.latest) }
+        case .completion(let completion):
+            guard !isFinished else { return }
+            isFinished = true
+            let finishing = targets
+            targets = []
+            for entry in finishing { entry.handle(.finish(completion)) }
+        }
+    }
 }
 
+/// An event for the emitter of a ``SubjectCore``.
 @usableFromInline
 enum SubjectEvent<Output, Failure: Error> {
-    case value(Output, number: UInt64)
+    case value(Output)
     case completion(Subscribers.Completion<Failure>)
+    case attach(BroadcastEntry<Output, Failure>)
+    case detach(ObjectIdentifier)
+    case latest(ObjectIdentifier)
 }

@@ -1,43 +1,42 @@
+import Synchronization
+
 extension Subscribers {
     /// A subscriber that requests unlimited values and hands each event to a closure.
     ///
     /// Created by ``Publisher/sink(receiveCompletion:receiveValue:)``. Cancelling it cancels the
-    /// upstream subscription and releases both closures (and whatever they capture); so does receiving
-    /// the completion.
+    /// upstream subscription and stops the value handler at once; receiving the completion releases both
+    /// closures (and whatever they capture). After a cancel the closures are released with the sink itself,
+    /// which happens as soon as upstream and the ``AnyCancellable`` let go of it (both do on cancel).
     ///
-    /// - Threading: the closures run on whatever thread the upstream delivers on, serially.
+    /// - Threading: the closures run on whatever thread the upstream delivers on, serially. `cancel()` may
+    ///   come from any thread; a value racing with it may still be delivered, none after it returns on the
+    ///   delivering thread. Delivering a value takes no lock: one atomic load.
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
         @unchecked Sendable
     {
-        /// The link to upstream and both handlers, in one lock-protected object per sink.
+        /// `waiting` → (`subscribing` →) `subscribed` → `terminal`; whoever moves it to `terminal` from
+        /// `subscribed` owns `upstream`.
         @usableFromInline
-        struct State {
-            @usableFromInline
-            enum Upstream {
-                case waiting
-                case subscribed(any Subscription)
-                case terminal
-            }
+        let status = Atomic<UInt8>(Status.waiting)
 
-            @usableFromInline
-            var upstream = Upstream.waiting
-            @usableFromInline
-            var receiveValue: ((Input) -> Void)?
-            @usableFromInline
-            var receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
+        /// The upstream subscription: written only while `subscribing`, taken only by the thread that ends
+        /// the sink from `subscribed`.
+        @usableFromInline
+        @exclusivity(unchecked)
+        var upstream: (any Subscription)?
 
-            @inlinable
-            init(
-                receiveValue: @escaping (Input) -> Void,
-                receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void
-            ) {
-                self.receiveValue = receiveValue
-                self.receiveCompletion = receiveCompletion
-            }
-        }
+        /// Called for each value; touched only by upstream's (serial) calls, released by the completion.
+        @usableFromInline
+        @exclusivity(unchecked)
+        var receiveValue: ((Input) -> Void)?
+
+        /// Called once for the completion, then released with `receiveValue`.
+        @usableFromInline
+        @exclusivity(unchecked)
+        var receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
 
         @usableFromInline
-        let guarded: Locked<State>
+        typealias Status = SinkStatus
 
         /// Creates a sink with a completion and a value handler.
         @inlinable
@@ -45,70 +44,78 @@ extension Subscribers {
             receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
             receiveValue: @escaping (Input) -> Void
         ) {
-            guarded = Locked(State(receiveValue: receiveValue, receiveCompletion: receiveCompletion))
+            self.receiveValue = receiveValue
+            self.receiveCompletion = receiveCompletion
         }
 
         /// Stores the subscription and requests `.unlimited` (cancels it if one is already stored, or
         /// the sink has ended).
         @inlinable
         public func receive(subscription: any Subscription) {
-            guarded.lock()
-            guard case .waiting = guarded.state.upstream else {
-                guarded.unlock()
+            guard
+                status.compareExchange(
+                    expected: Status.waiting, desired: Status.subscribing, ordering: .acquiring
+                ).exchanged
+            else {
                 subscription.cancel()
                 return
             }
-            guarded.state.upstream = .subscribed(subscription)
-            guarded.unlock()
+            upstream = subscription
+            let (stored, _) = status.compareExchange(
+                expected: Status.subscribing, desired: Status.subscribed, ordering: .releasing)
+            guard stored else {
+                // Cancelled while storing: the canceller left `upstream` to us.
+                upstream = nil
+                subscription.cancel()
+                return
+            }
             subscription.request(.unlimited)
         }
 
         /// Calls the value handler (unless cancelled).
         @inlinable
         public func receive(_ input: Input) -> Subscribers.Demand {
-            // Explicit lock/unlock: returning the closure through the generic `withLock` would
-            // reabstract it, allocating a thunk per value.
-            guarded.lock()
-            let receiveValue = guarded.state.receiveValue
-            guarded.unlock()
-            receiveValue?(input)
+            if status.load(ordering: .relaxed) != Status.terminal { receiveValue?(input) }
             return .none
         }
 
         /// Calls the completion handler once, then releases both handlers.
         @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
-            guarded.lock()
-            if case .terminal = guarded.state.upstream {
-                guarded.unlock()
-                return
-            }
-            guarded.state.upstream = .terminal
-            let handler = guarded.state.receiveCompletion
-            let released = guarded.state.receiveValue
-            guarded.state.receiveValue = nil
-            guarded.state.receiveCompletion = nil
-            guarded.unlock()
+            let previous = status.exchange(Status.terminal, ordering: .acquiringAndReleasing)
+            let handler = receiveCompletion
+            let released = receiveValue
+            receiveValue = nil
+            receiveCompletion = nil
             _ = released
+            guard previous != Status.terminal else { return }
+            if previous == Status.subscribed { upstream = nil }
             handler?(completion)
         }
 
-        /// Cancels upstream and releases the handlers. Idempotent.
+        /// Cancels upstream and stops the value handler. Idempotent.
         public func cancel() {
-            guarded.lock()
-            let upstream = guarded.state.upstream
-            guarded.state.upstream = .terminal
-            let released = (guarded.state.receiveValue, guarded.state.receiveCompletion)
-            guarded.state.receiveValue = nil
-            guarded.state.receiveCompletion = nil
-            guarded.unlock()
-            if case .subscribed(let subscription) = upstream { subscription.cancel() }
-            _ = released  // the closures are destroyed here, outside the lock
+            guard status.exchange(Status.terminal, ordering: .acquiringAndReleasing) == Status.subscribed else {
+                return
+            }
+            let subscription = upstream
+            upstream = nil
+            subscription?.cancel()
         }
 
         /// `Sink`.
         public var description: String { "Sink" }
     }
+}
+
+/// The states of a ``Subscribers/Sink`` (outside the generic class: it cannot hold static stored
+/// properties).
+@usableFromInline
+enum SinkStatus {
+    @usableFromInline static let waiting: UInt8 = 0
+    @usableFromInline static let subscribing: UInt8 = 1
+    @usableFromInline static let subscribed: UInt8 = 2
+    @usableFromInline static let terminal: UInt8 = 3
 }
 
 extension Publisher {
