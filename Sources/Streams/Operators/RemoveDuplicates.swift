@@ -6,6 +6,7 @@ extension Publisher where Output: Equatable {
     /// ```swift
     /// let c = [1, 1, 2, 2, 1].publisher.removeDuplicates().sink { print($0) }   // 1 2 1
     /// ```
+    @inlinable
     public func removeDuplicates() -> Publishers.RemoveDuplicates<Self> {
         removeDuplicates(by: ==)
     }
@@ -21,6 +22,7 @@ extension Publisher {
     /// ```swift
     /// let c = names.removeDuplicates { $0.lowercased() == $1.lowercased() }.sink { print($0) }
     /// ```
+    @inlinable
     public func removeDuplicates(by predicate: @escaping (Output, Output) -> Bool)
         -> Publishers.RemoveDuplicates<Self>
     {
@@ -42,37 +44,50 @@ extension Publishers {
         public let predicate: (Output, Output) -> Bool
 
         /// Creates the operator.
+        @inlinable
         public init(upstream: Upstream, predicate: @escaping (Output, Output) -> Bool) {
             self.upstream = upstream
             self.predicate = predicate
         }
 
         /// Attaches `subscriber`.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(RemoveDuplicatesInner(downstream: subscriber, predicate: predicate))
         }
     }
 }
 
-private final class RemoveDuplicatesInner<Downstream: Subscriber>: Subscriber, Subscription,
+@usableFromInline
+final class RemoveDuplicatesInner<Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, @unchecked Sendable
 {
+    @usableFromInline
     typealias Input = Downstream.Input
+    @usableFromInline
     typealias Failure = Downstream.Failure
 
-    private let link = UpstreamLink()
-    private let lock = Lock()
-    private var downstream: Downstream?
-    private var predicate: ((Input, Input) -> Bool)?
-    private var previous: Input?
+    @usableFromInline
+    let link = UpstreamLink()
+    @usableFromInline
+    let lock = Lock()
+    @usableFromInline
+    var downstream: Downstream?
+    @usableFromInline
+    var predicate: ((Input, Input) -> Bool)?
+    @usableFromInline
+    var previous: Input?
 
+    @inlinable
     init(downstream: Downstream, predicate: @escaping (Input, Input) -> Bool) {
         self.downstream = downstream
         self.predicate = predicate
     }
 
+    @usableFromInline
     var description: String { "RemoveDuplicates" }
 
+    @inlinable
     func receive(subscription: any Subscription) {
         guard link.attach(subscription) else { return }
         lock.lock()
@@ -81,6 +96,7 @@ private final class RemoveDuplicatesInner<Downstream: Subscriber>: Subscriber, S
         downstream?.receive(subscription: self)
     }
 
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
         guard let downstream, let predicate else {
@@ -100,19 +116,23 @@ private final class RemoveDuplicatesInner<Downstream: Subscriber>: Subscriber, S
         return downstream.receive(input)
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         guard link.finish() else { return }
         release()?.receive(completion: completion)
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) { link.request(demand) }
 
+    @inlinable
     func cancel() {
         link.cancel()
         _ = release()
     }
 
-    private func release() -> Downstream? {
+    @inlinable
+    func release() -> Downstream? {
         lock.lock()
         let released = (downstream, predicate, previous)
         downstream = nil

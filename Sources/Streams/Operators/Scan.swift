@@ -7,6 +7,7 @@ extension Publisher {
     /// ```swift
     /// let c = [1, 2, 3].publisher.scan(0, +).sink { print($0) }   // 1 3 6
     /// ```
+    @inlinable
     public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T)
         -> Publishers.Scan<Self, T>
     {
@@ -23,6 +24,7 @@ extension Publisher {
     /// ```swift
     /// let c = [1, 2, 3].publisher.reduce(0, +).sink { print($0) }   // 6
     /// ```
+    @inlinable
     public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T)
         -> Publishers.Reduce<Self, T>
     {
@@ -44,6 +46,7 @@ extension Publishers {
         public let nextPartialResult: (Output, Upstream.Output) -> Output
 
         /// Creates the operator.
+        @inlinable
         public init(
             upstream: Upstream, initialResult: Output,
             nextPartialResult: @escaping (Output, Upstream.Output) -> Output
@@ -54,6 +57,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber`.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.subscribe(
                 ScanInner<Upstream.Output, S>(
@@ -74,6 +78,7 @@ extension Publishers {
         public let nextPartialResult: (Output, Upstream.Output) -> Output
 
         /// Creates the operator.
+        @inlinable
         public init(
             upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output
         ) {
@@ -83,6 +88,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber`.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let next = nextPartialResult
             let inner = ReduceInner<Upstream.Output, S>(
@@ -93,26 +99,37 @@ extension Publishers {
     }
 }
 
-private final class ScanInner<Input, Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+@usableFromInline
+final class ScanInner<Input, Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     @unchecked Sendable
 {
+    @usableFromInline
     typealias Failure = Downstream.Failure
+    @usableFromInline
     typealias Output = Downstream.Input
 
-    private let link = UpstreamLink()
-    private let lock = Lock()
-    private var downstream: Downstream?
-    private var nextPartialResult: ((Output, Input) -> Output)?
-    private var result: Output?
+    @usableFromInline
+    let link = UpstreamLink()
+    @usableFromInline
+    let lock = Lock()
+    @usableFromInline
+    var downstream: Downstream?
+    @usableFromInline
+    var nextPartialResult: ((Output, Input) -> Output)?
+    @usableFromInline
+    var result: Output?
 
+    @inlinable
     init(downstream: Downstream, initial: Output, nextPartialResult: @escaping (Output, Input) -> Output) {
         self.downstream = downstream
         self.result = initial
         self.nextPartialResult = nextPartialResult
     }
 
+    @usableFromInline
     var description: String { "Scan" }
 
+    @inlinable
     func receive(subscription: any Subscription) {
         guard link.attach(subscription) else { return }
         lock.lock()
@@ -121,6 +138,7 @@ private final class ScanInner<Input, Downstream: Subscriber>: Subscriber, Subscr
         downstream?.receive(subscription: self)
     }
 
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
         guard let downstream, let nextPartialResult, let previous = result else {
@@ -139,19 +157,23 @@ private final class ScanInner<Input, Downstream: Subscriber>: Subscriber, Subscr
         return downstream.receive(next)
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         guard link.finish() else { return }
         release()?.receive(completion: completion)
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) { link.request(demand) }
 
+    @inlinable
     func cancel() {
         link.cancel()
         _ = release()
     }
 
-    private func release() -> Downstream? {
+    @inlinable
+    func release() -> Downstream? {
         lock.lock()
         let released = (downstream, nextPartialResult, result)
         downstream = nil
@@ -164,24 +186,36 @@ private final class ScanInner<Input, Downstream: Subscriber>: Subscriber, Subscr
 
 /// Folds every upstream value into one result and publishes it after upstream finishes, once the
 /// downstream has demand: backs `reduce` and `collect()`.
+@usableFromInline
 final class ReduceInner<Input, Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     @unchecked Sendable
 {
+    @usableFromInline
     typealias Failure = Downstream.Failure
+    @usableFromInline
     typealias Output = Downstream.Input
 
-    private let link = UpstreamLink()
-    private let lock = Lock()
-    private var downstream: Downstream?
-    private var accumulate: ((inout Output, Input) -> Void)?
+    @usableFromInline
+    let link = UpstreamLink()
+    @usableFromInline
+    let lock = Lock()
+    @usableFromInline
+    var downstream: Downstream?
+    @usableFromInline
+    var accumulate: ((inout Output, Input) -> Void)?
     /// The result so far; taken out while `accumulate` runs so it is uniquely referenced (an array
     /// grows in place).
-    private var result: Output?
-    private var hasDemand = false
+    @usableFromInline
+    var result: Output?
+    @usableFromInline
+    var hasDemand = false
     /// Upstream finished; the result waits for demand.
-    private var isHolding = false
+    @usableFromInline
+    var isHolding = false
+    @usableFromInline
     let description: String
 
+    @inlinable
     init(downstream: Downstream, initial: Output, name: String, accumulate: @escaping (inout Output, Input) -> Void) {
         self.downstream = downstream
         self.result = initial
@@ -189,6 +223,7 @@ final class ReduceInner<Input, Downstream: Subscriber>: Subscriber, Subscription
         self.description = name
     }
 
+    @inlinable
     func receive(subscription: any Subscription) {
         guard link.attach(subscription) else { return }
         lock.lock()
@@ -198,6 +233,7 @@ final class ReduceInner<Input, Downstream: Subscriber>: Subscriber, Subscription
         link.request(.unlimited)
     }
 
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
         guard downstream != nil, let accumulate, var partial = result.take() else {
@@ -212,6 +248,7 @@ final class ReduceInner<Input, Downstream: Subscriber>: Subscriber, Subscription
         return .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         guard link.finish() else { return }
         switch completion {
@@ -229,6 +266,7 @@ final class ReduceInner<Input, Downstream: Subscriber>: Subscriber, Subscription
         }
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
         guard demand > .none else { return }
         lock.lock()
@@ -239,18 +277,21 @@ final class ReduceInner<Input, Downstream: Subscriber>: Subscriber, Subscription
         if ready { deliver() }
     }
 
+    @inlinable
     func cancel() {
         link.cancel()
         _ = release()
     }
 
-    private func deliver() {
+    @inlinable
+    func deliver() {
         guard let (downstream, result) = release() else { return }
         if let result { _ = downstream.receive(result) }
         downstream.receive(completion: .finished)
     }
 
-    private func release() -> (downstream: Downstream, result: Output?)? {
+    @inlinable
+    func release() -> (downstream: Downstream, result: Output?)? {
         lock.lock()
         let released = (downstream, result, accumulate)
         downstream = nil
