@@ -1,6 +1,8 @@
 import Dispatch
+import Foundation
 import Streams
 import StreamsTesting
+import Synchronization
 import Testing
 
 /// Many threads at once. These tests prove thread safety when run under
@@ -89,6 +91,87 @@ import Testing
             #expect(completions.count == 1)
             #expect(recorder.events.last.map { if case .finished = $0 { return true } else { return false } } == true)
         }
+    }
+
+    @Test func aPassthroughSubscriberGetsExactlyWhatItRequestedFromManyThreads() {
+        // Demand is an atomic counter that requests add to and only the emitter takes from: with
+        // requests and sends racing, the subscriber never gets more than it asked for, and once every
+        // request is in, a send per outstanding unit of demand delivers exactly that many more.
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = subject.record(demand: .none)
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+            for i in 0..<500 {
+                if thread.isMultiple(of: 2) { recorder.request(.max(1)) } else { subject.send(i) }
+            }
+        }
+        let requested = (Self.threads / 2) * 500
+        let received = recorder.values.count
+        #expect(received <= requested)
+        for i in 0..<(requested - received + 5) { subject.send(i) }
+        #expect(recorder.values.count == requested)
+    }
+
+    @Test func cancellingASinkFromAnotherThreadStopsItWhileASenderKeepsSending() {
+        // The sink takes no lock per value: a cancel from another thread must still stop it (values
+        // racing with the cancel may arrive; none after the sender sees the cancel), with no race on
+        // the handler or the upstream subscription.
+        for _ in 0..<20 {
+            let subject = PassthroughSubject<Int, Never>()
+            let counter = UnsynchronizedCounter()
+            let cancellable = subject.sink { _ in counter.count += 1 }
+            let cancelled = Atomic<Bool>(false)
+            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                if thread == 0 {
+                    for i in 0..<2_000 { subject.send(i) }
+                } else {
+                    cancellable.cancel()
+                    cancelled.store(true, ordering: .releasing)
+                }
+            }
+            let wasCancelled = cancelled.load(ordering: .acquiring)
+            #expect(wasCancelled)
+            let before = counter.count
+            subject.send(-1)
+            #expect(counter.count == before)
+            #expect(counter.count <= 2_000)
+        }
+    }
+
+    @Test func cancellingASequenceFromAnotherThreadStopsItsUnlimitedLoop() {
+        // `(0..<n).publisher` with unlimited demand loops without a lock per value, watching an atomic
+        // flag: a cancel from another thread ends it long before the end of the sequence.
+        let seen = SharedCount()
+        let started = DispatchSemaphore(value: 0)
+        let box = CancellableBox()
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            let sink = Subscribers.Sink<Int, Never>(
+                receiveCompletion: { _ in },
+                receiveValue: { _ in
+                    if seen.value.wrappingAdd(1, ordering: .relaxed).newValue == 1_000 { started.signal() }
+                })
+            box.set(sink)
+            (0..<Int.max).publisher.subscribe(sink)
+            done.signal()
+        }
+        #expect(started.wait(timeout: .now() + 10) == .success)
+        box.cancel()
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        let count = seen.value.load(ordering: .relaxed)
+        #expect(count >= 1_000 && count < Int.max / 2)
+    }
+
+    /// A counter shared with escaping closures.
+    final class SharedCount: Sendable {
+        let value = Atomic<Int>(0)
+    }
+
+    /// Hands a sink to another thread to cancel it.
+    final class CancellableBox: @unchecked Sendable {
+        let lock = NSLock()
+        var cancellable: (any Cancellable)?
+        func set(_ cancellable: any Cancellable) { lock.withLock { self.cancellable = cancellable } }
+        func cancel() { lock.withLock { cancellable }?.cancel() }
     }
 
     @Test func recorderRequestsFromManyThreadsNeverExceedDemand() {
