@@ -176,6 +176,37 @@ import Testing
         #expect(fromCurrent.received.withLock { $0 } == 0)
     }
 
+    @Test func aCompletionSentWhileASubscriberIsBeingSubscribedArrivesAfterItsSubscription() {
+        // The subscriber is already in the subject's list while it receives its subscription; a completion
+        // handled meanwhile (here sent from inside `receive(subscription:)`) must wait for that call to
+        // return, never reach the subscriber before or inside it.
+        final class CompletesTheSubjectOnSubscribe: Subscriber, @unchecked Sendable {
+            let subject: PassthroughSubject<Int, Never>
+            let events = Locked<[String]>([])
+            let insideSubscribe = Locked(false)
+            init(_ subject: PassthroughSubject<Int, Never>) { self.subject = subject }
+            func receive(subscription: any Subscription) {
+                insideSubscribe.withLock { $0 = true }
+                events.withLock { $0.append("subscription") }
+                subscription.request(.unlimited)
+                subject.send(completion: .finished)
+                insideSubscribe.withLock { $0 = false }
+            }
+            func receive(_ input: Int) -> Subscribers.Demand {
+                events.withLock { $0.append("value") }
+                return .none
+            }
+            func receive(completion: Subscribers.Completion<Never>) {
+                let nested = insideSubscribe.withLock { $0 }
+                events.withLock { $0.append(nested ? "completion inside receive(subscription:)" : "completion") }
+            }
+        }
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = CompletesTheSubjectOnSubscribe(subject)
+        subject.subscribe(subscriber)
+        #expect(subscriber.events.withLock { $0 } == ["subscription", "completion"])
+    }
+
     @Test func aSubjectCanBeFedByAnUpstreamPublisher() {
         let subject = PassthroughSubject<Int, Never>()
         let recorder = subject.record()

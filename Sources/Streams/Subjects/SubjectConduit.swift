@@ -63,7 +63,12 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     @usableFromInline
     let demand = Atomic<UInt>(0)
     @usableFromInline
-    let state = Atomic<UInt8>(State.active)
+    let state = Atomic<UInt8>(State.starting)
+    /// A completion the emitter handed over while `start` was still running (written before `state`
+    /// becomes `finishedWhileStarting`, read by `start` after it sees that state).
+    @usableFromInline
+    @exclusivity(unchecked)
+    var pendingCompletion: Subscribers.Completion<Failure>?
     /// Emitter-owned after `start`.
     @usableFromInline
     @exclusivity(unchecked)
@@ -105,9 +110,26 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     }
 
     /// Hands the subscription to the subscriber (`downstream` is passed in: the emitter owns the field).
+    ///
+    /// Until this returns the conduit is `starting`: the emitter delivers no value to it, and a completion
+    /// that arrives meanwhile is left in `pendingCompletion` for this method to deliver — so the subscriber
+    /// always gets its subscription first.
     @inlinable
     func start(_ subscriber: Downstream) {
         subscriber.receive(subscription: self)
+        if state.compareExchange(expected: State.starting, desired: State.active, ordering: .acquiringAndReleasing)
+            .exchanged
+        {
+            if keepsLatest { parent?.deliverLatest(ObjectIdentifier(self)) }
+            return
+        }
+        guard
+            state.compareExchange(
+                expected: State.finishedWhileStarting, desired: State.finished, ordering: .acquiringAndReleasing
+            ).exchanged, let completion = pendingCompletion
+        else { return }
+        pendingCompletion = nil
+        subscriber.receive(completion: completion)
     }
 
     /// Emitter only.
@@ -117,18 +139,27 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
         case .value(let value):
             deliver(value)
         case .latest:
-            guard let value = latest else { return }
+            guard state.load(ordering: .relaxed) == State.active, demand.load(ordering: .relaxed) > 0,
+                let value = latest
+            else { return }
             latest = nil
             deliver(value)
         case .finish(let completion):
             let released = downstream
             downstream = nil
             latest = nil
-            guard
-                state.compareExchange(expected: State.active, desired: State.finished, ordering: .acquiringAndReleasing)
-                    .exchanged
-            else { return }
-            released?.receive(completion: completion)
+            if state.compareExchange(expected: State.active, desired: State.finished, ordering: .acquiringAndReleasing)
+                .exchanged
+            {
+                released?.receive(completion: completion)
+                return
+            }
+            pendingCompletion = completion
+            if !state.compareExchange(
+                expected: State.starting, desired: State.finishedWhileStarting, ordering: .acquiringAndReleasing
+            ).exchanged {
+                pendingCompletion = nil  // cancelled: nothing to deliver
+            }
         case .detach:
             let released = (downstream, latest)
             downstream = nil
@@ -140,7 +171,12 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     /// Emitter only: one value, if this subscriber is active and has demand.
     @inlinable
     func deliver(_ value: Output) {
-        guard state.load(ordering: .relaxed) == State.active, let downstream else { return }
+        let current = state.load(ordering: .relaxed)
+        if current == State.starting {
+            if keepsLatest { latest = value }  // delivered once `start` has finished
+            return
+        }
+        guard current == State.active, let downstream else { return }
         let available = demand.load(ordering: .relaxed)
         if available == 0 {
             if keepsLatest { latest = value }
@@ -168,18 +204,21 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
 
     @inlinable
     func request(_ more: Subscribers.Demand) {
-        guard more > .none, state.load(ordering: .relaxed) == State.active else { return }
+        let current = state.load(ordering: .relaxed)
+        guard more > .none, current == State.active || current == State.starting else { return }
         add(more)
         if keepsLatest { parent?.deliverLatest(ObjectIdentifier(self)) }
     }
 
     @inlinable
     func cancel() {
-        guard
-            state.compareExchange(expected: State.active, desired: State.cancelled, ordering: .acquiringAndReleasing)
-                .exchanged
-        else { return }
-        parent?.remove(ObjectIdentifier(self))
+        var current = state.load(ordering: .relaxed)
+        while current == State.active || current == State.starting {
+            let (exchanged, found) = state.compareExchange(
+                expected: current, desired: State.cancelled, ordering: .acquiringAndReleasing)
+            if exchanged { return parent?.remove(ObjectIdentifier(self)) ?? () }
+            current = found
+        }
     }
 }
 
@@ -189,4 +228,8 @@ enum ConduitState {
     @usableFromInline static let active: UInt8 = 0
     @usableFromInline static let cancelled: UInt8 = 1
     @usableFromInline static let finished: UInt8 = 2
+    /// Handing the subscription to the subscriber; no values yet.
+    @usableFromInline static let starting: UInt8 = 3
+    /// The completion arrived during `starting`; `start` delivers it.
+    @usableFromInline static let finishedWhileStarting: UInt8 = 4
 }
