@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import Streams
 import StreamsTesting
 import Testing
@@ -207,6 +209,39 @@ import Testing
         #expect(subscriber.events.withLock { $0 } == ["subscription", "completion"])
     }
 
+    @Test func aSendFromAnotherThreadDuringADeliveryIsQueuedAndDeliveredByTheDeliveringThread() {
+        // Thread A is inside the subscriber with value 1; the test thread sends 2. That send returns at once
+        // without delivering (nothing may overlap A's delivery) and A delivers 2 once 1 is done.
+        let subject = PassthroughSubject<Int, Never>()
+        let deliveries = Locked<[(value: Int, onSender: Bool)]>([])
+        let inFirstDelivery = DispatchSemaphore(value: 0)
+        let finishFirstDelivery = DispatchSemaphore(value: 0)
+        let firstSendReturned = DispatchSemaphore(value: 0)
+        let firstSender = Locked<pthread_t?>(nil)
+        let c = subject.sink { value in
+            let onFirstSender = firstSender.withLock { $0 }.map { pthread_equal($0, pthread_self()) != 0 } ?? false
+            deliveries.withLock { $0.append((value, onFirstSender)) }
+            if value == 1 {
+                inFirstDelivery.signal()
+                _ = finishFirstDelivery.wait(timeout: .now() + 10)
+            }
+        }
+        DispatchQueue.global().async {
+            firstSender.withLock { $0 = pthread_self() }
+            subject.send(1)
+            firstSendReturned.signal()
+        }
+        #expect(inFirstDelivery.wait(timeout: .now() + 10) == .success)
+        subject.send(2)
+        #expect(deliveries.withLock { $0.map(\.value) } == [1])
+        finishFirstDelivery.signal()
+        #expect(firstSendReturned.wait(timeout: .now() + 10) == .success)
+        let delivered = deliveries.withLock { $0 }
+        #expect(delivered.map(\.value) == [1, 2])
+        #expect(delivered.allSatisfy { $0.onSender })
+        c.cancel()
+    }
+
     @Test func aSubjectCanBeFedByAnUpstreamPublisher() {
         let subject = PassthroughSubject<Int, Never>()
         let recorder = subject.record()
@@ -275,6 +310,32 @@ import Testing
         subject.send(2)
         #expect(subject.value == 1)
         #expect(recorder.events == [.value(1, at: .zero), .finished(at: .zero)])
+    }
+
+    @Test func aValueSentWhileASubscriberIsBeingSubscribedIsTheFirstItGets() {
+        // Inside `receive(subscription:)` the subscriber is not served yet; the subject keeps the newest
+        // value for it and delivers that one when the call returns.
+        final class SendsOnSubscribe: Subscriber, @unchecked Sendable {
+            let subject: CurrentValueSubject<Int, Never>
+            let values = Locked<[Int]>([])
+            init(_ subject: CurrentValueSubject<Int, Never>) { self.subject = subject }
+            func receive(subscription: any Subscription) {
+                subscription.request(.unlimited)
+                subject.send(5)
+                subject.send(6)
+            }
+            func receive(_ input: Int) -> Subscribers.Demand {
+                values.withLock { $0.append(input) }
+                return .none
+            }
+            func receive(completion: Subscribers.Completion<Never>) {}
+        }
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let subscriber = SendsOnSubscribe(subject)
+        subject.subscribe(subscriber)
+        #expect(subscriber.values.withLock { $0 } == [6])
+        subject.send(7)
+        #expect(subscriber.values.withLock { $0 } == [6, 7])
     }
 
     @Test func settingValueFromInsideASubscriberIsSeenByAll() {

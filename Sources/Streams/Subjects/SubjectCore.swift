@@ -165,10 +165,6 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
         enqueue(.latest(conduit))
     }
 
-    /// The number of attached subscribers (tests and diagnostics).
-    @usableFromInline
-    var subscriberCount: Int { lock.withLock { members } }
-
     // MARK: Events
 
     @inlinable
@@ -277,11 +273,9 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
         case .value(let value):
             emit(value)
         case .attach(let entry):
-            if isFinished {
-                entry.handle(.detach)
-            } else {
-                targets.append(entry)
-            }
+            // Never after the completion: `attach` queues this under the lock that a completion is
+            // checked and queued under, so a completion is always queued after it.
+            targets.append(entry)
         case .detach(let id):
             if let index = targets.firstIndex(where: { $0.id == id }) {
                 let entry = targets.remove(at: index)
