@@ -17,17 +17,32 @@ import Streams
 /// scheduler.advance(by: .milliseconds(500))   // prints "a"
 /// ```
 public final class TestScheduler: Scheduler, @unchecked Sendable {
-    private struct Item {
-        let deadline: SchedulerInstant
-        let sequence: UInt64
-        let action: @Sendable () -> Void
-    }
-
-    private struct State {
+    fileprivate struct State {
         var now: SchedulerInstant
         var nextSequence: UInt64 = 0
-        /// Pending actions by sequence number (cancellation removes them and releases the closure).
-        var items: [UInt64: Item] = [:]
+        /// Scheduled actions, a binary min-heap on (deadline, sequence). A cancelled item stays in the
+        /// heap (its action already released) until it reaches the top, where it is discarded.
+        var heap = TimerHeap()
+        /// Scheduled actions neither run nor cancelled yet.
+        var pendingCount = 0
+
+        /// Removes and returns the earliest live item due by `limit` (any live item when `nil`), moving
+        /// the clock to its deadline; cancelled items met on the way are discarded.
+        mutating func popDue(by limit: SchedulerInstant?) -> (@Sendable () -> Void)? {
+            while let top = heap.first {
+                guard let action = top.action else {
+                    heap.removeFirst()
+                    continue
+                }
+                if let limit, top.deadline > max(limit, now) { return nil }
+                heap.removeFirst()
+                top.action = nil
+                pendingCount -= 1
+                now = max(now, top.deadline)
+                return action
+            }
+            return nil
+        }
     }
 
     private let state: Locked<State>
@@ -58,7 +73,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     public var now: SchedulerInstant { state.withLock { $0.now } }
 
     /// How many actions are waiting to run.
-    public var pendingCount: Int { state.withLock { $0.items.count } }
+    public var pendingCount: Int { state.withLock { $0.pendingCount } }
 
     /// Schedules `action` at the current virtual time; it runs at the next `advance`.
     public func schedule(_ action: @escaping @Sendable () -> Void) {
@@ -70,22 +85,19 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     public func schedule(after deadline: SchedulerInstant, _ action: @escaping @Sendable () -> Void)
         -> any Cancellable
     {
-        let sequence = enqueue(at: deadline, action)
-        return ScheduledAction { [weak self] in
-            guard let self else { return }
-            let removed = self.state.withLock { $0.items.removeValue(forKey: sequence) }
-            _ = removed  // the closure is released here, outside the lock
-        }
+        enqueue(at: deadline, action)
     }
 
-    private func enqueue(at deadline: SchedulerInstant?, _ action: @escaping @Sendable () -> Void) -> UInt64 {
+    @discardableResult
+    private func enqueue(at deadline: SchedulerInstant?, _ action: @escaping @Sendable () -> Void) -> TimerItem {
         state.withLock { state in
-            let sequence = state.nextSequence
-            state.nextSequence += 1
             // A past deadline counts as now, so it keeps its place behind actions already due now.
             let due = max(deadline ?? state.now, state.now)
-            state.items[sequence] = Item(deadline: due, sequence: sequence, action: action)
-            return sequence
+            let item = TimerItem(deadline: due, sequence: state.nextSequence, action: action, owner: self.state)
+            state.nextSequence += 1
+            state.pendingCount += 1
+            state.heap.insert(item)
+            return item
         }
     }
 
@@ -99,18 +111,22 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Moves the clock to `instant`, running every action due by then. An instant in the past runs
     /// what is due now and leaves the clock where it is.
     public func advance(to instant: SchedulerInstant) {
-        while let item = nextItem(dueBy: instant) {
-            item.action()
+        // Once nothing more is due, the same critical section moves the clock to `instant`.
+        while let action = state.withLock({ state in
+            let action = state.popDue(by: instant)
+            if action == nil { state.now = max(state.now, instant) }
+            return action
+        }) {
+            action()
         }
-        state.withLock { $0.now = max($0.now, instant) }
     }
 
     /// Runs every pending action, including those they schedule, moving the clock to each deadline,
     /// until nothing is pending. Stops after `limit` actions to guard against endless timers.
     public func run(limit: Int = 1_000_000) {
         var count = 0
-        while count < limit, let item = nextItem(dueBy: nil) {
-            item.action()
+        while count < limit, let action = nextAction(dueBy: nil) {
+            action()
             count += 1
         }
     }
@@ -118,44 +134,103 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Runs pending actions in order, moving the clock to each one's deadline, until nothing is pending or the
     /// next action is due after `limit`; the clock stays at the last action run (unlike ``advance(to:)``).
     func runUntilIdle(notAfter limit: SchedulerInstant) {
-        while let item = nextItem(dueBy: limit) {
-            item.action()
+        while let action = nextAction(dueBy: limit) {
+            action()
         }
     }
 
-    /// Removes the earliest item due by `limit` (any item when `nil`) and moves the clock to it.
-    private func nextItem(dueBy limit: SchedulerInstant?) -> Item? {
-        state.withLock { state in
-            var best: Item?
-            for item in state.items.values {
-                if let current = best {
-                    if item.deadline < current.deadline
-                        || (item.deadline == current.deadline && item.sequence < current.sequence)
-                    {
-                        best = item
-                    }
-                } else {
-                    best = item
-                }
+    /// Removes the earliest action due by `limit` (any action when `nil`) and moves the clock to it.
+    private func nextAction(dueBy limit: SchedulerInstant?) -> (@Sendable () -> Void)? {
+        state.withLock { $0.popDue(by: limit) }
+    }
+
+    deinit {
+        // Pending actions go with the scheduler, even those whose handle someone still holds; dropping the
+        // heap also breaks the cycle of items holding the state.
+        let released = state.withLock { state in
+            defer {
+                state.heap = TimerHeap()
+                state.pendingCount = 0
             }
-            guard let chosen = best else { return nil }
-            if let limit, chosen.deadline > max(limit, state.now) { return nil }
-            state.items.removeValue(forKey: chosen.sequence)
-            state.now = max(state.now, chosen.deadline)
-            return chosen
+            return state.heap.takeActions()
         }
+        _ = released  // released outside the lock: an action's captures may cancel other items
     }
 }
 
-/// The handle of a scheduled action; cancelling removes it from its scheduler.
-private final class ScheduledAction: Cancellable, @unchecked Sendable {
-    private let onCancel: Locked<(() -> Void)?>
-    init(_ onCancel: @escaping () -> Void) { self.onCancel = Locked(onCancel) }
+/// A scheduled action and its handle: cancelling releases the action at once and unregisters it.
+/// `action` is guarded by the owning scheduler's lock; `nil` once run or cancelled.
+private final class TimerItem: Cancellable, @unchecked Sendable {
+    let deadline: SchedulerInstant
+    let sequence: UInt64
+    var action: (@Sendable () -> Void)?
+    let owner: Locked<TestScheduler.State>
+
+    init(
+        deadline: SchedulerInstant, sequence: UInt64, action: @escaping @Sendable () -> Void,
+        owner: Locked<TestScheduler.State>
+    ) {
+        self.deadline = deadline
+        self.sequence = sequence
+        self.action = action
+        self.owner = owner
+    }
+
+    /// Whether `self` runs before `other`: earlier deadline first, then scheduling order.
+    func precedes(_ other: TimerItem) -> Bool {
+        deadline < other.deadline || (deadline == other.deadline && sequence < other.sequence)
+    }
+
     func cancel() {
-        let action = onCancel.withLock { action -> (() -> Void)? in
-            defer { action = nil }
+        let released = owner.withLock { state -> (@Sendable () -> Void)? in
+            guard let action else { return nil }
+            self.action = nil
+            state.pendingCount -= 1
             return action
         }
-        action?()
+        _ = released  // the closure is released here, outside the lock
+    }
+}
+
+/// A binary min-heap of timer items, ordered by ``TimerItem/precedes(_:)``.
+private struct TimerHeap {
+    private var items: [TimerItem] = []
+
+    var first: TimerItem? { items.first }
+
+    /// Takes every item's action (leaving the items cancelled), for the caller to release.
+    func takeActions() -> [@Sendable () -> Void] {
+        items.compactMap { item in
+            defer { item.action = nil }
+            return item.action
+        }
+    }
+
+    mutating func insert(_ item: TimerItem) {
+        items.append(item)
+        var child = items.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard items[child].precedes(items[parent]) else { break }
+            items.swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    mutating func removeFirst() {
+        guard let last = items.popLast() else { return }
+        guard !items.isEmpty else { return }
+        items[0] = last
+        var parent = 0
+        let count = items.count
+        while true {
+            let left = 2 * parent + 1
+            guard left < count else { break }
+            let right = left + 1
+            let smaller = right < count && items[right].precedes(items[left]) ? right : left
+            guard items[smaller].precedes(items[parent]) else { break }
+            items.swapAt(smaller, parent)
+            parent = smaller
+        }
     }
 }

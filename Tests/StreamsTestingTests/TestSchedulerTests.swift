@@ -98,4 +98,66 @@ final class Log: Sendable {
         scheduler.advance()
         #expect(log.all == ["now", "past"])
     }
+
+    @Test func manyActionsRunInDeadlineThenSchedulingOrderWhateverOrderTheyWereScheduledIn() {
+        let scheduler = TestScheduler()
+        let log = Log()
+        var expected: [(deadline: Int, sequence: Int)] = []
+        var generator = SystemRandomNumberGenerator()
+        for sequence in 0..<500 {
+            let deadline = Int.random(in: 0..<40, using: &generator)
+            expected.append((deadline, sequence))
+            _ = scheduler.schedule(after: .zero + .milliseconds(deadline)) { log.append("\(deadline)/\(sequence)") }
+        }
+        // Every fifth action is cancelled, some of them at the top of the queue.
+        var handles: [any Cancellable] = []
+        for sequence in 500..<600 {
+            let deadline = sequence % 40
+            handles.append(scheduler.schedule(after: .zero + .milliseconds(deadline)) { log.append("cancelled") })
+        }
+        handles.forEach { $0.cancel() }
+        #expect(scheduler.pendingCount == 500)
+        scheduler.advance(by: .milliseconds(20))
+        scheduler.advance(by: .milliseconds(20))
+        expected.sort { ($0.deadline, $0.sequence) < ($1.deadline, $1.sequence) }
+        #expect(log.all == expected.map { "\($0.deadline)/\($0.sequence)" })
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test func cancellingReleasesTheActionAtOnceAndCancellingARunActionDoesNothing() {
+        final class Token: Sendable {}
+        let scheduler = TestScheduler()
+        weak var weakToken: Token?
+        let log = Log()
+        let pending: any Cancellable
+        do {
+            let token = Token()
+            weakToken = token
+            pending = scheduler.schedule(afterDelay: .seconds(1)) { withExtendedLifetime(token) { log.append("x") } }
+        }
+        let ran = scheduler.schedule(afterDelay: .seconds(1)) { log.append("ran") }
+        #expect(weakToken != nil)
+        pending.cancel()
+        #expect(weakToken == nil)
+        #expect(scheduler.pendingCount == 1)
+        scheduler.advance(by: .seconds(1))
+        ran.cancel()
+        #expect(log.all == ["ran"])
+        #expect(scheduler.pendingCount == 0)
+    }
+
+    @Test func droppingTheSchedulerReleasesItsPendingActions() {
+        final class Token: Sendable {}
+        weak var weakToken: Token?
+        var handle: (any Cancellable)?
+        do {
+            let scheduler = TestScheduler()
+            let token = Token()
+            weakToken = token
+            handle = scheduler.schedule(afterDelay: .seconds(1)) { withExtendedLifetime(token) {} }
+            scheduler.schedule { withExtendedLifetime(token) {} }
+        }
+        #expect(weakToken == nil)
+        handle?.cancel()  // harmless once the scheduler is gone
+    }
 }

@@ -56,8 +56,8 @@ package struct Locked<State>: @unchecked Sendable {
     /// The guarded state, without the lock: only with the lock held (``lock``).
     @inlinable
     var state: State {
-        _read { yield storage.header }
-        nonmutating _modify { yield &storage.header }
+        unsafeAddress { UnsafePointer(storage.headerPointer) }
+        nonmutating unsafeMutableAddress { storage.headerPointer }
     }
 
     /// Acquires the lock, for explicit `lock()`/`unlock()` on hot paths; prefer ``withLock(_:)``.
@@ -73,7 +73,7 @@ package struct Locked<State>: @unchecked Sendable {
     package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         storage.lock()
         defer { storage.unlock() }
-        return try body(&storage.header)
+        return try body(&storage.headerPointer.pointee)
     }
 }
 
@@ -90,6 +90,12 @@ final class LockStorage<Header>: ManagedBuffer<Header, pthread_mutex_t> {
         }
         return unsafeDowncast(buffer, to: LockStorage<Header>.self)
     }
+
+    /// The header's address, stable while the buffer lives. Accessing the state through it skips the
+    /// dynamic exclusivity check that `header` (a class property) costs on every access; the lock is what
+    /// makes those accesses exclusive.
+    @inlinable
+    var headerPointer: UnsafeMutablePointer<Header> { withUnsafeMutablePointerToHeader { $0 } }
 
     @inlinable
     func lock() { withUnsafeMutablePointerToElements { _ = pthread_mutex_lock($0) } }

@@ -215,9 +215,12 @@ final class DebounceInner<Downstream: Subscriber>: Subscriber, Subscription, Cus
 
     @usableFromInline
     let lock = Lock()
+    // Both guarded by `lock`, which is what makes accesses exclusive: no dynamic exclusivity checks.
     @usableFromInline
+    @exclusivity(unchecked)
     var machine = DebounceStateMachine<Input, Failure>()
     @usableFromInline
+    @exclusivity(unchecked)
     var downstream: Downstream?
     @usableFromInline
     let link = UpstreamLink()
@@ -225,20 +228,11 @@ final class DebounceInner<Downstream: Subscriber>: Subscriber, Subscription, Cus
     let dueTime: Duration
     @usableFromInline
     let scheduler: any Scheduler
-    /// Runs a timer (`completes == false`) or the scheduled completion of a generation; made once, in
-    /// the specialised `init`, so the scheduler's action runs specialised code. Holds `self` weakly.
-    @usableFromInline
-    var fire: (_ generation: UInt64, _ completes: Bool) -> Void = { _, _ in }
-
     @inlinable
     init(downstream: Downstream, dueTime: Duration, scheduler: any Scheduler) {
         self.downstream = downstream
         self.dueTime = dueTime
         self.scheduler = scheduler
-        fire = { [weak self] generation, completes in
-            guard let self else { return }
-            if completes { self.completionDue() } else { self.timerFired(generation: generation) }
-        }
     }
 
     @usableFromInline
@@ -256,7 +250,7 @@ final class DebounceInner<Downstream: Subscriber>: Subscriber, Subscription, Cus
         let action = lock.withLock { machine.received(input) }
         if case .startTimer(let generation, let previous) = action {
             previous?.cancel()
-            start(DebounceTimer(fire, generation: generation, completes: false), at: scheduler.now + dueTime)
+            start(generation: generation, completes: false, at: scheduler.now + dueTime)
         }
         return .none
     }
@@ -267,7 +261,7 @@ final class DebounceInner<Downstream: Subscriber>: Subscriber, Subscription, Cus
         let action = lock.withLock { machine.completed(completion) }
         if case .startTimer(let generation, let previous) = action {
             previous?.cancel()
-            start(DebounceTimer(fire, generation: generation, completes: true), at: scheduler.now)
+            start(generation: generation, completes: true, at: scheduler.now)
         }
     }
 
@@ -287,11 +281,17 @@ final class DebounceInner<Downstream: Subscriber>: Subscriber, Subscription, Cus
         _ = released  // destroyed here, outside the lock
     }
 
-    /// Schedules `timer` at `deadline` and hands the handle to the state machine.
+    /// Schedules the timer (`completes == false`) or the completion of `generation` at `deadline` and hands
+    /// the handle to the state machine. The action is formed here, in specialised code, and holds `self`
+    /// until it runs or is cancelled: cancelling the subscription cancels it, and a stale timer that runs
+    /// anyway finds nothing to emit.
     @inlinable
-    func start(_ timer: DebounceTimer, at deadline: SchedulerInstant) {
-        let handle = scheduler.schedule(after: deadline) { timer.fire() }
-        lock.withLock { machine.started(handle, generation: timer.generation) }?.cancel()
+    func start(generation: UInt64, completes: Bool, at deadline: SchedulerInstant) {
+        let action = assumeSendable { [self] in
+            if completes { completionDue() } else { timerFired(generation: generation) }
+        }
+        let handle = scheduler.schedule(after: deadline, action)
+        lock.withLock { machine.started(handle, generation: generation) }?.cancel()
     }
 
     @inlinable
@@ -326,29 +326,4 @@ final class DebounceInner<Downstream: Subscriber>: Subscriber, Subscription, Cus
             }
         }
     }
-}
-
-/// A debounce timer or scheduled completion: one small object per scheduled action, holding the
-/// subscription's `fire` callback (which holds the subscription weakly, so a pending timer does not keep a
-/// cancelled subscription alive) and the generation it was started for. Not generic, so the scheduler's
-/// `@Sendable` action may capture it.
-@usableFromInline
-final class DebounceTimer: @unchecked Sendable {
-    @usableFromInline
-    let action: (UInt64, Bool) -> Void
-    @usableFromInline
-    let generation: UInt64
-    @usableFromInline
-    let completes: Bool
-
-    @inlinable
-    init(_ action: @escaping (UInt64, Bool) -> Void, generation: UInt64, completes: Bool) {
-        self.action = action
-        self.generation = generation
-        self.completes = completes
-    }
-
-    /// Runs the timer's action.
-    @inlinable
-    func fire() { action(generation, completes) }
 }

@@ -26,3 +26,13 @@ extension Scheduler {
         schedule { callback.run() }
     }
 }
+
+/// `body`, typed `@Sendable` without a check. For timer actions formed in an operator's specialised code:
+/// capturing the generic subscription would capture its (non-`Sendable`) metatypes, which `@Sendable`
+/// forbids, and a non-generic wrapper object would cost an allocation per timer. Sound only where the
+/// captured subscription guards its own state (the operators' `@unchecked Sendable` classes do);
+/// `@Sendable` adds no runtime representation, so this is a plain reinterpretation.
+@inlinable
+func assumeSendable(_ body: @escaping () -> Void) -> @Sendable () -> Void {
+    unsafeBitCast(body, to: (@Sendable () -> Void).self)
+}
