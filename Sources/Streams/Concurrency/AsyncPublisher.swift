@@ -39,7 +39,7 @@ public struct AsyncPublisher<Upstream: Publisher>: AsyncSequence where Upstream.
     /// Subscribes and returns the iterator.
     public func makeAsyncIterator() -> Iterator {
         let bridge = AsyncBridge<Element, Never>()
-        upstream.subscribe(bridge)
+        upstream.receive(subscriber: bridge)
         return Iterator(bridge: bridge, lifetime: BridgeLifetime(bridge.cancel))
     }
 
@@ -70,7 +70,7 @@ public struct AsyncThrowingPublisher<Upstream: Publisher>: AsyncSequence {
     /// Subscribes and returns the iterator.
     public func makeAsyncIterator() -> Iterator {
         let bridge = AsyncBridge<Element, Upstream.Failure>()
-        upstream.subscribe(bridge)
+        upstream.receive(subscriber: bridge)
         return Iterator(bridge: bridge, lifetime: BridgeLifetime(bridge.cancel))
     }
 

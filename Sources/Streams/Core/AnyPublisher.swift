@@ -19,7 +19,7 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
         if let erased = publisher as? AnyPublisher<Output, Failure> {
             subscribeErased = erased.subscribeErased
         } else {
-            subscribeErased = { publisher.subscribe($0) }
+            subscribeErased = { publisher.receive(subscriber: $0) }
         }
     }
 

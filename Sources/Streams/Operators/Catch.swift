@@ -40,7 +40,7 @@ extension Publishers {
         /// Attaches `subscriber`.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let handoff = UpstreamHandoff(downstream: subscriber, next: handler, name: "Catch")
-            upstream.subscribe(CatchFirstLeg<Upstream, NewPublisher, S>(handoff: handoff))
+            upstream.receive(subscriber: CatchFirstLeg<Upstream, NewPublisher, S>(handoff: handoff))
         }
     }
 }
@@ -68,7 +68,7 @@ where
             handoff.complete(.finished, from: .first)
         case .failure(let error):
             guard let handler = handoff.handOff() else { return }
-            handler(error).subscribe(HandoffSecondLeg(handoff: handoff))
+            handler(error).receive(subscriber: HandoffSecondLeg(handoff: handoff))
         }
     }
 }

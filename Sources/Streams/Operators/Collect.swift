@@ -48,7 +48,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let inner = ReduceInner<Upstream.Output, S>(
                 downstream: subscriber, initial: [], name: "Collect", accumulate: { $0.append($1) })
-            upstream.subscribe(inner)
+            upstream.receive(subscriber: inner)
         }
     }
 
@@ -73,7 +73,7 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(CollectByCountInner(downstream: subscriber, count: count))
+            upstream.receive(subscriber: CollectByCountInner(downstream: subscriber, count: count))
         }
     }
 }

@@ -200,7 +200,7 @@ where Downstream.Input == Slots.Output, Downstream.Failure == Failure {
     func subscribe<P: Publisher>(_ publisher: P, slot: WritableKeyPath<Slots, P.Output?>, index: Int)
     where P.Failure == Failure {
         guard !lock.withLock({ isTerminal }) else { return }
-        publisher.subscribe(Side(core: self, slot: slot, index: index))
+        publisher.receive(subscriber: Side(core: self, slot: slot, index: index))
     }
 
     // MARK: Sides

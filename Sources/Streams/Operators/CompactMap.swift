@@ -35,7 +35,7 @@ extension Publishers {
         /// Attaches `subscriber` through the transformation.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, transform: transform))
+            upstream.receive(subscriber: CompactMapInner(downstream: subscriber, transform: transform))
         }
 
         /// Fuses a following `compactMap` into this stage.
@@ -50,33 +50,6 @@ extension Publishers {
         public func map<T>(_ next: @escaping (Output) -> T) -> Publishers.CompactMap<Upstream, T> {
             let first = transform
             return Publishers.CompactMap(upstream: upstream) { first($0).map(next) }
-        }
-
-        @usableFromInline
-        struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
-        where Downstream.Input == Output, Downstream.Failure == Failure {
-            @usableFromInline
-            let downstream: Downstream
-            @usableFromInline
-            let transform: (Upstream.Output) -> Output?
-
-            @inlinable
-            init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output?) {
-                self.downstream = downstream
-                self.transform = transform
-            }
-
-            @inlinable
-            func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
-            @inlinable
-            func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-                if let output = transform(input) { return downstream.receive(output) }
-                return .max(1)
-            }
-            @inlinable
-            func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
-            @usableFromInline
-            var description: String { "CompactMap" }
         }
     }
 }
@@ -109,4 +82,34 @@ extension Publishers.CompactMap {
         let transform = self.transform
         return Publishers.CompactMap(upstream: upstream) { transform($0).flatMap { isIncluded($0) ? $0 : nil } }
     }
+}
+
+/// The subscriber of `compactMap` (top level, so its type does not grow with the upstream publisher's:
+/// deep chains stay small enough for the optimiser to specialise).
+@usableFromInline
+struct CompactMapInner<Input, Downstream: Subscriber>: Subscriber, CustomStringConvertible {
+    @usableFromInline
+    typealias Failure = Downstream.Failure
+    @usableFromInline
+    let downstream: Downstream
+    @usableFromInline
+    let transform: (Input) -> Downstream.Input?
+
+    @inlinable
+    init(downstream: Downstream, transform: @escaping (Input) -> Downstream.Input?) {
+        self.downstream = downstream
+        self.transform = transform
+    }
+
+    @inlinable
+    func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        if let output = transform(input) { return downstream.receive(output) }
+        return .max(1)
+    }
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
+    @usableFromInline
+    var description: String { "CompactMap" }
 }

@@ -95,7 +95,7 @@ extension Publishers {
         /// Attaches `subscriber`.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let handoff = UpstreamHandoff(downstream: subscriber, next: suffix, name: "Concatenate")
-            prefix.subscribe(ConcatenateFirstLeg(handoff: handoff))
+            prefix.receive(subscriber: ConcatenateFirstLeg(handoff: handoff))
         }
     }
 }
@@ -116,7 +116,7 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
         switch completion {
         case .finished:
             guard let suffix = handoff.handOff() else { return }
-            suffix.subscribe(HandoffSecondLeg(handoff: handoff))
+            suffix.receive(subscriber: HandoffSecondLeg(handoff: handoff))
         case .failure:
             handoff.complete(completion, from: .first)
         }

@@ -50,7 +50,7 @@ extension Publishers {
         /// Attaches `subscriber` through a debouncing subscription.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(DebounceInner(downstream: subscriber, dueTime: dueTime, scheduler: scheduler))
+            upstream.receive(subscriber: DebounceInner(downstream: subscriber, dueTime: dueTime, scheduler: scheduler))
         }
     }
 }

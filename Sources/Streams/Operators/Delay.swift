@@ -41,7 +41,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through a delaying subscription.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(DelayInner(downstream: subscriber, interval: interval, scheduler: scheduler))
+            upstream.receive(subscriber: DelayInner(downstream: subscriber, interval: interval, scheduler: scheduler))
         }
     }
 }

@@ -36,7 +36,7 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(DropInner(downstream: subscriber, count: count))
+            upstream.receive(subscriber: DropInner(downstream: subscriber, count: count))
         }
     }
 }

@@ -37,7 +37,7 @@ extension Publishers {
         /// Attaches `subscriber` through the predicate.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, isIncluded: isIncluded))
+            upstream.receive(subscriber: FilterInner(downstream: subscriber, isIncluded: isIncluded))
         }
 
         /// Fuses a following `filter` into this stage.
@@ -46,31 +46,36 @@ extension Publishers {
             let first = isIncluded
             return Publishers.Filter(upstream: upstream) { first($0) && next($0) }
         }
-
-        @usableFromInline
-        struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
-        where Downstream.Input == Output, Downstream.Failure == Failure {
-            @usableFromInline
-            let downstream: Downstream
-            @usableFromInline
-            let isIncluded: (Upstream.Output) -> Bool
-
-            @inlinable
-            init(downstream: Downstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
-                self.downstream = downstream
-                self.isIncluded = isIncluded
-            }
-
-            @inlinable
-            func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
-            @inlinable
-            func receive(_ input: Output) -> Subscribers.Demand {
-                isIncluded(input) ? downstream.receive(input) : .max(1)
-            }
-            @inlinable
-            func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
-            @usableFromInline
-            var description: String { "Filter" }
-        }
     }
+}
+
+/// The subscriber of `filter` (top level, so its type does not grow with the upstream publisher's:
+/// deep chains stay small enough for the optimiser to specialise).
+@usableFromInline
+struct FilterInner<Downstream: Subscriber>: Subscriber, CustomStringConvertible {
+    @usableFromInline
+    typealias Input = Downstream.Input
+    @usableFromInline
+    typealias Failure = Downstream.Failure
+    @usableFromInline
+    let downstream: Downstream
+    @usableFromInline
+    let isIncluded: (Input) -> Bool
+
+    @inlinable
+    init(downstream: Downstream, isIncluded: @escaping (Input) -> Bool) {
+        self.downstream = downstream
+        self.isIncluded = isIncluded
+    }
+
+    @inlinable
+    func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        isIncluded(input) ? downstream.receive(input) : .max(1)
+    }
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
+    @usableFromInline
+    var description: String { "Filter" }
 }

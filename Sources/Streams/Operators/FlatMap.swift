@@ -55,8 +55,8 @@ extension Publishers {
         /// Attaches `subscriber`.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(
-                FlatMapInner<S>(downstream: subscriber, maxPublishers: maxPublishers, transform: transform))
+            upstream.receive(
+                subscriber: FlatMapInner<S>(downstream: subscriber, maxPublishers: maxPublishers, transform: transform))
         }
 
         @usableFromInline
@@ -70,8 +70,11 @@ extension Publishers {
             let maxPublishers: Subscribers.Demand
             /// Guarded by the lock; released when the subscription ends.
             @usableFromInline
+            @exclusivity(unchecked)
             var transform: ((Upstream.Output) -> NewPublisher)?
+            /// Guarded by the lock.
             @usableFromInline
+            @exclusivity(unchecked)
             var hasUpstream = false
 
             @inlinable
@@ -117,7 +120,7 @@ extension Publishers {
                     return .none
                 }
                 lock.unlock()
-                transform(input).subscribe(side)
+                transform(input).receive(subscriber: side)
                 return .none
             }
 

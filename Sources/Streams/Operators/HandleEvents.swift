@@ -70,7 +70,7 @@ extension Publishers {
             let handlers = HandleEventsHandlers<Output, Failure>(
                 receiveSubscription: receiveSubscription, receiveOutput: receiveOutput,
                 receiveCompletion: receiveCompletion, receiveCancel: receiveCancel, receiveRequest: receiveRequest)
-            upstream.subscribe(HandleEventsInner(downstream: subscriber, handlers: handlers))
+            upstream.receive(subscriber: HandleEventsInner(downstream: subscriber, handlers: handlers))
         }
     }
 }

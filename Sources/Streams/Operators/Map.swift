@@ -35,7 +35,7 @@ extension Publishers {
         /// Attaches `subscriber` through the transformation.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(Inner(downstream: subscriber, transform: transform))
+            upstream.receive(subscriber: MapInner(downstream: subscriber, transform: transform))
         }
 
         /// Fuses a following `map` into this stage.
@@ -44,29 +44,32 @@ extension Publishers {
             let first = transform
             return Publishers.Map(upstream: upstream) { next(first($0)) }
         }
-
-        @usableFromInline
-        struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
-        where Downstream.Input == Output, Downstream.Failure == Failure {
-            @usableFromInline
-            let downstream: Downstream
-            @usableFromInline
-            let transform: (Upstream.Output) -> Output
-
-            @inlinable
-            init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output) {
-                self.downstream = downstream
-                self.transform = transform
-            }
-
-            @inlinable
-            func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
-            @inlinable
-            func receive(_ input: Upstream.Output) -> Subscribers.Demand { downstream.receive(transform(input)) }
-            @inlinable
-            func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
-            @usableFromInline
-            var description: String { "Map" }
-        }
     }
+}
+
+/// The subscriber of `map` (top level, so its type does not grow with the upstream publisher's:
+/// deep chains stay small enough for the optimiser to specialise).
+@usableFromInline
+struct MapInner<Input, Downstream: Subscriber>: Subscriber, CustomStringConvertible {
+    @usableFromInline
+    typealias Failure = Downstream.Failure
+    @usableFromInline
+    let downstream: Downstream
+    @usableFromInline
+    let transform: (Input) -> Downstream.Input
+
+    @inlinable
+    init(downstream: Downstream, transform: @escaping (Input) -> Downstream.Input) {
+        self.downstream = downstream
+        self.transform = transform
+    }
+
+    @inlinable
+    func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand { downstream.receive(transform(input)) }
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) { downstream.receive(completion: completion) }
+    @usableFromInline
+    var description: String { "Map" }
 }

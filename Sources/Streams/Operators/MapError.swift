@@ -43,7 +43,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through the failure transformation.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(MapErrorInner<Upstream, S>(downstream: subscriber, transform: transform))
+            upstream.receive(subscriber: MapErrorInner<Upstream, S>(downstream: subscriber, transform: transform))
         }
     }
 
@@ -60,7 +60,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; it can only ever receive `.finished`.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(SetFailureTypeInner<Upstream, S>(downstream: subscriber))
+            upstream.receive(subscriber: SetFailureTypeInner<Upstream, S>(downstream: subscriber))
         }
 
         /// Re-types again, to another failure type.

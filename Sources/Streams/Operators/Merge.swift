@@ -215,7 +215,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
             lock.lock()
             guard let side = linkSideLocked() else { return lock.unlock() }
             lock.unlock()
-            publisher.subscribe(side)
+            publisher.receive(subscriber: side)
         }
         lock.lock()
         sourcesDone = true

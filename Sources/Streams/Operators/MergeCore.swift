@@ -30,39 +30,54 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
         }
     }
 
+    // Every `var` below is guarded by `lock` (so no dynamic exclusivity checks) and `final`: the
+    // subclasses do not override them, and a non-final stored property is read through the vtable, in
+    // unspecialised code.
     @usableFromInline
     let lock = Lock()
     @usableFromInline
-    var downstream: Downstream?
+    @exclusivity(unchecked)
+    final var downstream: Downstream?
     /// The downstream's outstanding demand (requested minus delivered).
     @usableFromInline
-    var demand = Subscribers.Demand.none
+    @exclusivity(unchecked)
+    final var demand = Subscribers.Demand.none
     /// Whether sides are asked for `.unlimited` (set once the downstream's demand became unlimited).
     @usableFromInline
-    var sidesUnlimited = false
+    @exclusivity(unchecked)
+    final var sidesUnlimited = false
     /// Set together with `sidesUnlimited`; the deliverer then widens the sides subscribed before.
     @usableFromInline
-    var wideningDue = false
+    @exclusivity(unchecked)
+    final var wideningDue = false
     @usableFromInline
-    var isDelivering = false
+    @exclusivity(unchecked)
+    final var isDelivering = false
     @usableFromInline
-    var buffer: [Entry] = []
+    @exclusivity(unchecked)
+    final var buffer: [Entry] = []
     @usableFromInline
-    var bufferHead = 0
+    @exclusivity(unchecked)
+    final var bufferHead = 0
     /// Live sides, as an intrusive doubly linked list (no allocation per side beyond the side).
     @usableFromInline
-    var firstSide: Side?
+    @exclusivity(unchecked)
+    final var firstSide: Side?
     /// The upstream of sources (flatMap's upstream); `nil` for merge.
     @usableFromInline
-    var upstream: (any Subscription)?
+    @exclusivity(unchecked)
+    final var upstream: (any Subscription)?
     /// No more sources will be added.
     @usableFromInline
-    var sourcesDone = false
+    @exclusivity(unchecked)
+    final var sourcesDone = false
     /// No more events are accepted; a completion is due or was delivered.
     @usableFromInline
-    var isTerminal = false
+    @exclusivity(unchecked)
+    final var isTerminal = false
     @usableFromInline
-    var pendingCompletion: Subscribers.Completion<Failure>?
+    @exclusivity(unchecked)
+    final var pendingCompletion: Subscribers.Completion<Failure>?
 
     @inlinable
     init(downstream: Downstream) {
@@ -333,12 +348,16 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     @usableFromInline
     let core: MergeCore<Output, Failure, Downstream>
     @usableFromInline
+    @exclusivity(unchecked)
     var subscription: (any Subscription)?
     @usableFromInline
+    @exclusivity(unchecked)
     var isLive = true
     @usableFromInline
+    @exclusivity(unchecked)
     var previous: MergeSide?
     @usableFromInline
+    @exclusivity(unchecked)
     var next: MergeSide?
 
     @inlinable

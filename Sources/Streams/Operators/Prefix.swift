@@ -64,7 +64,8 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(PrefixInner(downstream: subscriber, count: maxLength, predicate: nil, name: "Prefix"))
+            upstream.receive(
+                subscriber: PrefixInner(downstream: subscriber, count: maxLength, predicate: nil, name: "Prefix"))
         }
     }
 
@@ -83,7 +84,7 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(PrefixInner(downstream: subscriber, count: 1, predicate: nil, name: "First"))
+            upstream.receive(subscriber: PrefixInner(downstream: subscriber, count: 1, predicate: nil, name: "First"))
         }
     }
 
@@ -107,7 +108,8 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(PrefixInner(downstream: subscriber, count: 1, predicate: predicate, name: "FirstWhere"))
+            upstream.receive(
+                subscriber: PrefixInner(downstream: subscriber, count: 1, predicate: predicate, name: "FirstWhere"))
         }
     }
 }

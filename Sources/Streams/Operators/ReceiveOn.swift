@@ -38,7 +38,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; its events will arrive on ``scheduler``.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(ReceiveOnInner(downstream: subscriber, scheduler: scheduler))
+            upstream.receive(subscriber: ReceiveOnInner(downstream: subscriber, scheduler: scheduler))
         }
     }
 }

@@ -53,7 +53,7 @@ extension Publishers {
         /// Attaches `subscriber`.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(RemoveDuplicatesInner(downstream: subscriber, predicate: predicate))
+            upstream.receive(subscriber: RemoveDuplicatesInner(downstream: subscriber, predicate: predicate))
         }
     }
 }

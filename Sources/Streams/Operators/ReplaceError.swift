@@ -34,7 +34,7 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(ReplaceErrorInner<Upstream.Failure, S>(downstream: subscriber, output: output))
+            upstream.receive(subscriber: ReplaceErrorInner<Upstream.Failure, S>(downstream: subscriber, output: output))
         }
     }
 }

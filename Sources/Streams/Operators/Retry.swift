@@ -253,7 +253,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
             resubscribeRequested = false
             let attempt = Attempt(parent: self, generation: generation)
             lock.unlock()
-            upstream.subscribe(attempt)
+            upstream.receive(subscriber: attempt)
             lock.lock()
             if !resubscribeRequested { break }
         }

@@ -59,8 +59,8 @@ extension Publishers {
         /// Attaches `subscriber`.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(
-                ScanInner<Upstream.Output, S>(
+            upstream.receive(
+                subscriber: ScanInner<Upstream.Output, S>(
                     downstream: subscriber, initial: initialResult, nextPartialResult: nextPartialResult))
         }
     }
@@ -94,7 +94,7 @@ extension Publishers {
             let inner = ReduceInner<Upstream.Output, S>(
                 downstream: subscriber, initial: initial, name: "Reduce",
                 accumulate: { result, value in result = next(result, value) })
-            upstream.subscribe(inner)
+            upstream.receive(subscriber: inner)
         }
     }
 }

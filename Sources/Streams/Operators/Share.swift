@@ -156,7 +156,7 @@ final class ShareConnection<Output, Failure: Error>: Subscriber, @unchecked Send
         lock.lock()
         let retired = isRetired
         lock.unlock()
-        if !retired { upstream.subscribe(self) }
+        if !retired { upstream.receive(subscriber: self) }
     }
 
     @inlinable

@@ -72,7 +72,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
                     defer { self.upstream = nil }
                     return self.upstream
                 }
-                upstream?.subscribe(self)
+                upstream?.receive(subscriber: self)
             })
     }
 

@@ -38,7 +38,7 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(SwitchInner(downstream: subscriber))
+            upstream.receive(subscriber: SwitchInner(downstream: subscriber))
         }
     }
 }
@@ -120,7 +120,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         lock.unlock()
         _ = stale
         previous?.cancel()
-        input.subscribe(side)
+        input.receive(subscriber: side)
         return .none
     }
 

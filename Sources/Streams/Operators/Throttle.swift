@@ -62,7 +62,7 @@ extension Publishers {
         /// Attaches `subscriber` through a throttling subscription.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let inner = ThrottleInner(downstream: subscriber, interval: interval, scheduler: scheduler, latest: latest)
-            upstream.subscribe(inner)
+            upstream.receive(subscriber: inner)
         }
     }
 }

@@ -53,7 +53,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let inner = TimeoutInner(
                 downstream: subscriber, interval: interval, scheduler: scheduler, customError: customError)
-            upstream.subscribe(inner)
+            upstream.receive(subscriber: inner)
         }
     }
 }

@@ -34,7 +34,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through the transformation.
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.subscribe(TryMapInner<Upstream, S>(downstream: subscriber, transform: transform))
+            upstream.receive(subscriber: TryMapInner<Upstream, S>(downstream: subscriber, transform: transform))
         }
     }
 }

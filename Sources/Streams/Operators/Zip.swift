@@ -227,7 +227,7 @@ where Downstream.Input == Buffers.Output, Downstream.Failure == Failure {
     func subscribe<P: Publisher>(_ publisher: P, buffer: WritableKeyPath<Buffers, ZipQueue<P.Output>>, index: Int)
     where P.Failure == Failure {
         guard !lock.withLock({ isTerminal }) else { return }
-        publisher.subscribe(Side(core: self, buffer: buffer, index: index))
+        publisher.receive(subscriber: Side(core: self, buffer: buffer, index: index))
     }
 
     // MARK: Sides

@@ -24,6 +24,6 @@ public struct Deferred<DeferredPublisher: Publisher>: Publisher {
 
     /// Creates a publisher and attaches `subscriber` to it.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-        createPublisher().subscribe(subscriber)
+        createPublisher().receive(subscriber: subscriber)
     }
 }

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A publisher that emits one value and finishes. It cannot fail.
 ///
 /// - Demand: the value is delivered on the first request of at least one, then `.finished` at once.
@@ -20,7 +22,49 @@ public struct Just<Output>: Publisher {
     /// Attaches `subscriber`.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-        ValuesSubscription(values: CollectionOfOne(output), downstream: subscriber).start()
+        subscriber.receive(subscription: JustSubscription(value: output, downstream: subscriber))
+    }
+}
+
+/// `Just`'s subscription: delivers the value and `.finished` on the first request of at least one.
+///
+/// Not generic: the value and the downstream live in the `finish` closure, formed in the specialised
+/// `receive(subscriber:)`. `request`, `cancel` and `deinit` arrive through unspecialised code, and a
+/// generic stored property would make each of them look up type metadata (an `Optional<Downstream>`, a
+/// tuple), which costs more than the closure's allocation. Lock-free: `request` and `cancel` race for one
+/// atomic flag, and only the winner takes `finish`.
+@usableFromInline
+final class JustSubscription: Subscription, CustomStringConvertible, @unchecked Sendable {
+    @usableFromInline
+    let isDone = Atomic<Bool>(false)
+    /// Delivers (`true`) or drops (`false`) the value; taken by the winner of `isDone`.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var finish: ((_ delivers: Bool) -> Void)?
+
+    @inlinable
+    init<Downstream: Subscriber>(value: Downstream.Input, downstream: Downstream) {
+        finish = { delivers in
+            guard delivers else { return }
+            _ = downstream.receive(value)
+            downstream.receive(completion: .finished)
+        }
+    }
+
+    @usableFromInline
+    var description: String { "Just" }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        guard demand > .none, !isDone.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        finish.take()?(true)
+    }
+
+    @inlinable
+    func cancel() {
+        guard !isDone.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let dropped = finish.take()
+        _ = dropped  // releases the value and the downstream
     }
 }
 

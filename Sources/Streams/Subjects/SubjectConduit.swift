@@ -161,10 +161,9 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
                 pendingCompletion = nil  // cancelled: nothing to deliver
             }
         case .detach:
-            let released = (downstream, latest)
+            // The emitter holds no lock here, so the downstream may be destroyed in place.
             downstream = nil
-            latest = nil
-            _ = released
+            if keepsLatest { latest = nil }
         }
     }
 

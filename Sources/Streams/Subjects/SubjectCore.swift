@@ -136,9 +136,16 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
         }
         let conduit = SubjectConduit(parent: self, downstream: downstream, latest: current, kind: kind)
         members += 1
-        queue.append(.attach(conduit.entry))
-        lock.unlock()
-        startEmitting()
+        if becomesEmitterWithEmptyQueue() {
+            // Nothing is queued and no one is emitting: join the list at once instead of through the queue.
+            targets.append(conduit.entry)
+            lock.unlock()
+            stopEmitting()
+        } else {
+            queue.append(.attach(conduit.entry))
+            lock.unlock()
+            startEmitting()
+        }
         conduit.start(downstream)
         return .attached
     }
@@ -148,14 +155,24 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     func remove(_ conduit: ObjectIdentifier) {
         lock.lock()
         members -= 1
-        queue.append(.detach(conduit))
         let retires = members == 0 && retiresWhenEmpty && completion == nil && !isRetired
         if retires {
             isRetired = true
             replayBuffer.removeAll()
         }
-        lock.unlock()
-        startEmitting()
+        if becomesEmitterWithEmptyQueue() {
+            // Nothing is queued and no one is emitting: leave the list at once instead of through the queue
+            // (the common, uncontended cancel). The downstream is released after unlocking.
+            let index = targets.firstIndex { $0.id == conduit }
+            let entry = index.map { targets.remove(at: $0) }
+            lock.unlock()
+            entry?.handle(.detach)
+            stopEmitting()
+        } else {
+            queue.append(.detach(conduit))
+            lock.unlock()
+            startEmitting()
+        }
         if retires { onEmpty?() }
     }
 
@@ -231,6 +248,23 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     }
 
     /// Called after appending to `queue`: becomes the emitter if nobody is.
+    /// Called under `lock`: whether the queue is empty and this thread just became the emitter (the work
+    /// counter went from 0 to 1), so it may change `targets` directly, in queue order. Balance with
+    /// ``stopEmitting()``.
+    @inlinable
+    func becomesEmitterWithEmptyQueue() -> Bool {
+        queueHead == queue.count
+            && work.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
+    }
+
+    /// Ends a turn as the emitter begun by ``becomesEmitterWithEmptyQueue()``, draining what others queued
+    /// meanwhile.
+    @inlinable
+    func stopEmitting() {
+        let missed = work.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue
+        if missed != 0 { drain(missed: missed) }
+    }
+
     @inlinable
     func startEmitting() {
         if work.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 { drain(missed: 1) }
