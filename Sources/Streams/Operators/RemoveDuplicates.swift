@@ -72,10 +72,13 @@ final class RemoveDuplicatesInner<Downstream: Subscriber>: Subscriber, Subscript
     @usableFromInline
     let lock = Lock()
     @usableFromInline
+    @exclusivity(unchecked)
     var downstream: Downstream?
     @usableFromInline
+    @exclusivity(unchecked)
     var predicate: ((Input, Input) -> Bool)?
     @usableFromInline
+    @exclusivity(unchecked)
     var previous: Input?
 
     @inlinable
@@ -134,11 +137,17 @@ final class RemoveDuplicatesInner<Downstream: Subscriber>: Subscriber, Subscript
     @inlinable
     func release() -> Downstream? {
         lock.lock()
-        let released = (downstream, predicate, previous)
-        downstream = nil
+        // One `take()` each rather than a tuple: this runs unspecialised (`cancel` arrives through the
+        // `Subscription` witness), where a tuple type costs one more metadata lookup.
+        // A closure is copied and cleared rather than `take()`n: `take()` would look up the metadata of its
+        // function type.
+        let released = downstream.take()
+        let closure = predicate
         predicate = nil
-        previous = nil
+        let last = previous.take()
         lock.unlock()
-        return released.0
+        _ = closure  // both destroyed here, outside the lock
+        _ = last
+        return released
     }
 }

@@ -113,10 +113,13 @@ final class ScanInner<Input, Downstream: Subscriber>: Subscriber, Subscription, 
     @usableFromInline
     let lock = Lock()
     @usableFromInline
+    @exclusivity(unchecked)
     var downstream: Downstream?
     @usableFromInline
+    @exclusivity(unchecked)
     var nextPartialResult: ((Output, Input) -> Output)?
     @usableFromInline
+    @exclusivity(unchecked)
     var result: Output?
 
     @inlinable
@@ -175,12 +178,18 @@ final class ScanInner<Input, Downstream: Subscriber>: Subscriber, Subscription, 
     @inlinable
     func release() -> Downstream? {
         lock.lock()
-        let released = (downstream, nextPartialResult, result)
-        downstream = nil
+        // One `take()` each rather than a tuple: this runs unspecialised (`cancel` arrives through the
+        // `Subscription` witness), where a tuple type costs one more metadata lookup.
+        // A closure is copied and cleared rather than `take()`n: `take()` would look up the metadata of its
+        // function type.
+        let released = downstream.take()
+        let closure = nextPartialResult
         nextPartialResult = nil
-        result = nil
+        let last = result.take()
         lock.unlock()
-        return released.0
+        _ = closure  // both destroyed here, outside the lock
+        _ = last
+        return released
     }
 }
 
@@ -200,17 +209,22 @@ final class ReduceInner<Input, Downstream: Subscriber>: Subscriber, Subscription
     @usableFromInline
     let lock = Lock()
     @usableFromInline
+    @exclusivity(unchecked)
     var downstream: Downstream?
     @usableFromInline
+    @exclusivity(unchecked)
     var accumulate: ((inout Output, Input) -> Void)?
     /// The result so far; taken out while `accumulate` runs so it is uniquely referenced (an array
     /// grows in place).
     @usableFromInline
+    @exclusivity(unchecked)
     var result: Output?
     @usableFromInline
+    @exclusivity(unchecked)
     var hasDemand = false
     /// Upstream finished; the result waits for demand.
     @usableFromInline
+    @exclusivity(unchecked)
     var isHolding = false
     @usableFromInline
     let description: String
@@ -293,13 +307,14 @@ final class ReduceInner<Input, Downstream: Subscriber>: Subscriber, Subscription
     @inlinable
     func release() -> (downstream: Downstream, result: Output?)? {
         lock.lock()
-        let released = (downstream, result, accumulate)
-        downstream = nil
-        result = nil
+        let released = downstream.take()
+        let last = result.take()
+        let closure = accumulate
         accumulate = nil
         isHolding = false
         lock.unlock()
-        guard let downstream = released.0 else { return nil }
-        return (downstream, released.1)
+        _ = closure  // destroyed here, outside the lock
+        guard let released else { return nil }
+        return (released, last)
     }
 }

@@ -45,6 +45,11 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     @usableFromInline
     @exclusivity(unchecked)
     var queueHead = 0
+    /// Events queued and not yet taken (`queue.count - queueHead`), kept apart so the uncontended attach
+    /// and detach, which run unspecialised, can test it without `Array`'s generic `count`.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var queuedCount = 0
     @usableFromInline
     @exclusivity(unchecked)
     var completion: Subscribers.Completion<Failure>?
@@ -121,7 +126,7 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
                 replaying: replayBuffer, completion: completion)
             if completion == nil {
                 members += 1
-                queue.append(.attach(conduit.entry))
+                push(.attach(conduit.entry))
             }
             lock.unlock()
             if joins { startEmitting() }
@@ -142,7 +147,7 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
             lock.unlock()
             stopEmitting()
         } else {
-            queue.append(.attach(conduit.entry))
+            push(.attach(conduit.entry))
             lock.unlock()
             startEmitting()
         }
@@ -163,13 +168,18 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
         if becomesEmitterWithEmptyQueue() {
             // Nothing is queued and no one is emitting: leave the list at once instead of through the queue
             // (the common, uncontended cancel). The downstream is released after unlocking.
-            let index = targets.firstIndex { $0.id == conduit }
-            let entry = index.map { targets.remove(at: $0) }
-            lock.unlock()
-            entry?.handle(.detach)
+            var index = targets.startIndex
+            while index < targets.endIndex, targets[index].id != conduit { index += 1 }
+            if index < targets.endIndex {
+                let entry = targets.remove(at: index)
+                lock.unlock()
+                entry.handle(.detach)
+            } else {
+                lock.unlock()
+            }
             stopEmitting()
         } else {
-            queue.append(.detach(conduit))
+            push(.detach(conduit))
             lock.unlock()
             startEmitting()
         }
@@ -204,7 +214,7 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
         guard completion == nil else { return lock.unlock() }
         if keepsLatest { current = value }
         if replay > 0 { replayBuffer.append(value) }
-        queue.append(.value(value))
+        push(.value(value))
         lock.unlock()
         startEmitting()
     }
@@ -217,7 +227,7 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
         isCompleted.store(true, ordering: .releasing)
         let released = upstreams
         upstreams = []
-        queue.append(.completion(newCompletion))
+        push(.completion(newCompletion))
         lock.unlock()
         _ = released
         startEmitting()
@@ -242,7 +252,7 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     @inlinable
     func enqueue(_ event: SubjectEvent<Output, Failure>) {
         lock.lock()
-        queue.append(event)
+        push(event)
         lock.unlock()
         startEmitting()
     }
@@ -252,8 +262,14 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     /// counter went from 0 to 1), so it may change `targets` directly, in queue order. Balance with
     /// ``stopEmitting()``.
     @inlinable
+    func push(_ event: SubjectEvent<Output, Failure>) {
+        queue.append(event)
+        queuedCount += 1
+    }
+
+    @inlinable
     func becomesEmitterWithEmptyQueue() -> Bool {
-        queueHead == queue.count
+        queuedCount == 0
             && work.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
     }
 
@@ -288,6 +304,7 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
         guard queueHead < queue.count else { return nil }
         let event = queue[queueHead]
         queueHead += 1
+        queuedCount -= 1
         if queueHead == queue.count {
             queue.removeAll(keepingCapacity: queue.count <= 64)
             queueHead = 0
