@@ -26,8 +26,12 @@ import Testing
             type(of: subject.filter { $0 > 0 }.filter { $0 < 9 })
                 == Publishers.Filter<PassthroughSubject<Int, Never>>.self)
         #expect(
-            type(of: subject.map { $0 + 1 }.filter { $0 > 0 }.map { "\($0)" })
+            type(of: subject.compactMap { $0 > 0 ? $0 : nil }.map { "\($0)" })
                 == Publishers.CompactMap<PassthroughSubject<Int, Never>, String>.self)
+        // Different kinds stay separate stages (inline structs, no allocation).
+        #expect(
+            type(of: subject.map { $0 + 1 }.filter { $0 > 0 })
+                == Publishers.Filter<Publishers.Map<PassthroughSubject<Int, Never>, Int>>.self)
         let recorder = subject.map { $0 + 1 }.map { $0 * 2 }.filter { $0 > 2 }.record()
         subject.send(0)
         subject.send(1)

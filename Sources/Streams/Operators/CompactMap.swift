@@ -54,36 +54,6 @@ extension Publishers {
     }
 }
 
-extension Publishers.Filter {
-    /// Fuses a following `map` into one `compactMap` stage.
-    @inlinable
-    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.CompactMap<Upstream, T> {
-        let isIncluded = self.isIncluded
-        return Publishers.CompactMap(upstream: upstream) { isIncluded($0) ? transform($0) : nil }
-    }
-}
-
-extension Publishers.Map {
-    /// Fuses a following `filter` into one `compactMap` stage.
-    @inlinable
-    public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.CompactMap<Upstream, Output> {
-        let transform = self.transform
-        return Publishers.CompactMap(upstream: upstream) {
-            let value = transform($0)
-            return isIncluded(value) ? value : nil
-        }
-    }
-}
-
-extension Publishers.CompactMap {
-    /// Fuses a following `filter` into this stage.
-    @inlinable
-    public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.CompactMap<Upstream, Output> {
-        let transform = self.transform
-        return Publishers.CompactMap(upstream: upstream) { transform($0).flatMap { isIncluded($0) ? $0 : nil } }
-    }
-}
-
 /// The subscriber of `compactMap` (top level, so its type does not grow with the upstream publisher's:
 /// deep chains stay small enough for the optimiser to specialise).
 @usableFromInline
