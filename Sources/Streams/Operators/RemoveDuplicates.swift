@@ -71,19 +71,22 @@ final class RemoveDuplicatesInner<Downstream: Subscriber>: Subscriber, Subscript
     let link = UpstreamLink()
     @usableFromInline
     let lock = Lock()
+    // `downstream` and `predicate` are guarded by `lock`. The subscriber is boxed so that `cancel` and
+    // `deinit`, which run unspecialised, clear it without a metadata lookup (see `DownstreamBox`).
     @usableFromInline
     @exclusivity(unchecked)
-    var downstream: Downstream?
+    var downstream: DownstreamBox<Downstream>?
     @usableFromInline
     @exclusivity(unchecked)
     var predicate: ((Input, Input) -> Bool)?
+    /// Touched only by `receive(_:)`, which the upstream calls serially; released with the subscription.
     @usableFromInline
     @exclusivity(unchecked)
     var previous: Input?
 
     @inlinable
     init(downstream: Downstream, predicate: @escaping (Input, Input) -> Bool) {
-        self.downstream = downstream
+        self.downstream = DownstreamBox(downstream)
         self.predicate = predicate
     }
 
@@ -96,7 +99,7 @@ final class RemoveDuplicatesInner<Downstream: Subscriber>: Subscriber, Subscript
         lock.lock()
         let downstream = self.downstream
         lock.unlock()
-        downstream?.receive(subscription: self)
+        downstream?.value.receive(subscription: self)
     }
 
     @inlinable
@@ -106,23 +109,20 @@ final class RemoveDuplicatesInner<Downstream: Subscriber>: Subscriber, Subscript
             lock.unlock()
             return .none
         }
-        let previous = self.previous
         lock.unlock()
         if let previous, predicate(previous, input) { return .max(1) }
         lock.lock()
-        guard self.downstream != nil else {
-            lock.unlock()
-            return .none
-        }
-        self.previous = input
+        let cancelled = self.downstream == nil
         lock.unlock()
-        return downstream.receive(input)
+        if cancelled { return .none }
+        previous = input
+        return downstream.value.receive(input)
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         guard link.finish() else { return }
-        release()?.receive(completion: completion)
+        release()?.value.receive(completion: completion)
     }
 
     @inlinable
@@ -134,20 +134,17 @@ final class RemoveDuplicatesInner<Downstream: Subscriber>: Subscriber, Subscript
         _ = release()
     }
 
+    /// Takes the subscriber and releases the predicate (outside the lock). Runs unspecialised when called
+    /// from `cancel`, so it only copies and clears class references and closures: no metadata lookups.
     @inlinable
-    func release() -> Downstream? {
+    func release() -> DownstreamBox<Downstream>? {
         lock.lock()
-        // One `take()` each rather than a tuple: this runs unspecialised (`cancel` arrives through the
-        // `Subscription` witness), where a tuple type costs one more metadata lookup.
-        // A closure is copied and cleared rather than `take()`n: `take()` would look up the metadata of its
-        // function type.
-        let released = downstream.take()
+        let released = downstream
+        downstream = nil
         let closure = predicate
         predicate = nil
-        let last = previous.take()
         lock.unlock()
-        _ = closure  // both destroyed here, outside the lock
-        _ = last
+        _ = closure  // destroyed here, outside the lock
         return released
     }
 }

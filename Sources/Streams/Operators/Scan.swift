@@ -112,19 +112,22 @@ final class ScanInner<Input, Downstream: Subscriber>: Subscriber, Subscription, 
     let link = UpstreamLink()
     @usableFromInline
     let lock = Lock()
+    // `downstream` and `nextPartialResult` are guarded by `lock`. The subscriber is boxed so that `cancel`
+    // and `deinit`, which run unspecialised, clear it without a metadata lookup (see `DownstreamBox`).
     @usableFromInline
     @exclusivity(unchecked)
-    var downstream: Downstream?
+    var downstream: DownstreamBox<Downstream>?
     @usableFromInline
     @exclusivity(unchecked)
     var nextPartialResult: ((Output, Input) -> Output)?
+    /// Touched only by `receive(_:)`, which the upstream calls serially; released with the subscription.
     @usableFromInline
     @exclusivity(unchecked)
-    var result: Output?
+    var result: Output
 
     @inlinable
     init(downstream: Downstream, initial: Output, nextPartialResult: @escaping (Output, Input) -> Output) {
-        self.downstream = downstream
+        self.downstream = DownstreamBox(downstream)
         self.result = initial
         self.nextPartialResult = nextPartialResult
     }
@@ -138,32 +141,30 @@ final class ScanInner<Input, Downstream: Subscriber>: Subscriber, Subscription, 
         lock.lock()
         let downstream = self.downstream
         lock.unlock()
-        downstream?.receive(subscription: self)
+        downstream?.value.receive(subscription: self)
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard let downstream, let nextPartialResult, let previous = result else {
+        guard let downstream, let nextPartialResult else {
             lock.unlock()
             return .none
         }
         lock.unlock()
-        let next = nextPartialResult(previous, input)
+        let next = nextPartialResult(result, input)
         lock.lock()
-        guard self.downstream != nil else {
-            lock.unlock()
-            return .none
-        }
-        result = next
+        let cancelled = self.downstream == nil
         lock.unlock()
-        return downstream.receive(next)
+        if cancelled { return .none }
+        result = next
+        return downstream.value.receive(next)
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         guard link.finish() else { return }
-        release()?.receive(completion: completion)
+        release()?.value.receive(completion: completion)
     }
 
     @inlinable
@@ -175,20 +176,17 @@ final class ScanInner<Input, Downstream: Subscriber>: Subscriber, Subscription, 
         _ = release()
     }
 
+    /// Takes the subscriber and releases the closure (outside the lock). Runs unspecialised when called
+    /// from `cancel`, so it only copies and clears class references and closures: no metadata lookups.
     @inlinable
-    func release() -> Downstream? {
+    func release() -> DownstreamBox<Downstream>? {
         lock.lock()
-        // One `take()` each rather than a tuple: this runs unspecialised (`cancel` arrives through the
-        // `Subscription` witness), where a tuple type costs one more metadata lookup.
-        // A closure is copied and cleared rather than `take()`n: `take()` would look up the metadata of its
-        // function type.
-        let released = downstream.take()
+        let released = downstream
+        downstream = nil
         let closure = nextPartialResult
         nextPartialResult = nil
-        let last = result.take()
         lock.unlock()
-        _ = closure  // both destroyed here, outside the lock
-        _ = last
+        _ = closure  // destroyed here, outside the lock
         return released
     }
 }
