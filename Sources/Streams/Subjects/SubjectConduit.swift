@@ -180,7 +180,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
             if keepsLatest { latest = value }  // delivered once `start` has finished
             return
         }
-        guard current == State.active, let box = downstream else { return }
+        guard current == State.active, let box = unretainedDownstream else { return }
         let available = demand.load(ordering: .relaxed)
         if available == 0 {
             if keepsLatest { latest = value }
@@ -188,11 +188,19 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
         }
         if available != .max { demand.wrappingSubtract(1, ordering: .relaxed) }
         if keepsLatest { latest = nil }
-        let more = box.value.receive(value)
+        let more = box._withUnsafeGuaranteedRef { $0.value.receive(value) }
         if more > .none { add(more) }
     }
 
     /// Adds to the demand, saturating at unlimited.
+    /// The boxed downstream, not retained: only this emitter clears `downstream`, and a detach or finish
+    /// asked for during a delivery is queued until the delivery returns, so the box outlives the call.
+    @inlinable
+    var unretainedDownstream: Unmanaged<DownstreamBox<Downstream>>? {
+        guard let box = downstream else { return nil }
+        return Unmanaged.passUnretained(box)
+    }
+
     @inlinable
     func add(_ more: Subscribers.Demand) {
         var current = demand.load(ordering: .relaxed)
