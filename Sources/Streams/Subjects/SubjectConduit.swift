@@ -192,7 +192,6 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
         if more > .none { add(more) }
     }
 
-    /// Adds to the demand, saturating at unlimited.
     /// The boxed downstream, not retained: only this emitter clears `downstream`, and a detach or finish
     /// asked for during a delivery is queued until the delivery returns, so the box outlives the call.
     @inlinable
@@ -201,6 +200,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
         return Unmanaged.passUnretained(box)
     }
 
+    /// Adds to the demand, saturating at unlimited.
     @inlinable
     func add(_ more: Subscribers.Demand) {
         var current = demand.load(ordering: .relaxed)
@@ -246,9 +246,9 @@ enum ConduitState {
     @usableFromInline static let finishedWhileStarting: UInt8 = 4
 }
 
-/// A subscriber held by reference: its holder clears an `Optional` of a class, which unspecialised code
-/// (`cancel`, `deinit`) does without looking up type metadata, and calls through the immutable `value`
-/// without copying (retaining) each of its parts.
+/// A subscriber held by reference (by subject conduits, `scan`, `removeDuplicates`): its holder clears an
+/// `Optional` of a class, which unspecialised code (`cancel`, `deinit`) does without looking up type
+/// metadata, and calls through the immutable `value` without copying (retaining) each of its parts.
 @usableFromInline
 final class DownstreamBox<Value> {
     @usableFromInline

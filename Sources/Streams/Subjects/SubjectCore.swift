@@ -257,16 +257,16 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
         startEmitting()
     }
 
-    /// Called after appending to `queue`: becomes the emitter if nobody is.
-    /// Called under `lock`: whether the queue is empty and this thread just became the emitter (the work
-    /// counter went from 0 to 1), so it may change `targets` directly, in queue order. Balance with
-    /// ``stopEmitting()``.
+    /// Appends `event` to the queue; called under `lock`.
     @inlinable
     func push(_ event: SubjectEvent<Output, Failure>) {
         queue.append(event)
         queuedCount += 1
     }
 
+    /// Called under `lock`: whether the queue is empty and this thread just became the emitter (the work
+    /// counter went from 0 to 1), so it may change `targets` directly, in queue order. Balance with
+    /// ``stopEmitting()``.
     @inlinable
     func becomesEmitterWithEmptyQueue() -> Bool {
         queuedCount == 0
@@ -281,6 +281,7 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
         if missed != 0 { drain(missed: missed) }
     }
 
+    /// Called after appending to `queue`: becomes the emitter if nobody is.
     @inlinable
     func startEmitting() {
         if work.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 { drain(missed: 1) }
