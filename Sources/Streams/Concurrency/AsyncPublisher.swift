@@ -31,12 +31,15 @@ public struct AsyncPublisher<Upstream: Publisher>: AsyncSequence where Upstream.
     /// The publisher's output.
     public typealias Element = Upstream.Output
 
-    private let upstream: Upstream
+    @usableFromInline
+    let upstream: Upstream
 
     /// Wraps `upstream`.
+    @inlinable
     public init(_ upstream: Upstream) { self.upstream = upstream }
 
     /// Subscribes and returns the iterator.
+    @inlinable
     public func makeAsyncIterator() -> Iterator {
         let bridge = AsyncBridge<Element, Never>()
         upstream.receive(subscriber: bridge)
@@ -45,10 +48,19 @@ public struct AsyncPublisher<Upstream: Publisher>: AsyncSequence where Upstream.
 
     /// Iterates the publisher's values; `nil` after it finishes or when the task is cancelled.
     public struct Iterator: AsyncIteratorProtocol {
+        @usableFromInline
         let bridge: AsyncBridge<Element, Never>
+        @usableFromInline
         let lifetime: BridgeLifetime
 
+        @inlinable
+        init(bridge: AsyncBridge<Element, Never>, lifetime: BridgeLifetime) {
+            self.bridge = bridge
+            self.lifetime = lifetime
+        }
+
         /// The next value, or `nil` at the end.
+        @inlinable
         public mutating func next() async -> Element? {
             switch await bridge.next() {
             case .success(let value): return value
@@ -62,12 +74,15 @@ public struct AsyncThrowingPublisher<Upstream: Publisher>: AsyncSequence {
     /// The publisher's output.
     public typealias Element = Upstream.Output
 
-    private let upstream: Upstream
+    @usableFromInline
+    let upstream: Upstream
 
     /// Wraps `upstream`.
+    @inlinable
     public init(_ upstream: Upstream) { self.upstream = upstream }
 
     /// Subscribes and returns the iterator.
+    @inlinable
     public func makeAsyncIterator() -> Iterator {
         let bridge = AsyncBridge<Element, Upstream.Failure>()
         upstream.receive(subscriber: bridge)
@@ -76,10 +91,19 @@ public struct AsyncThrowingPublisher<Upstream: Publisher>: AsyncSequence {
 
     /// Iterates the publisher's values; throws its failure; `nil` after it finishes or on task cancel.
     public struct Iterator: AsyncIteratorProtocol {
+        @usableFromInline
         let bridge: AsyncBridge<Element, Upstream.Failure>
+        @usableFromInline
         let lifetime: BridgeLifetime
 
+        @inlinable
+        init(bridge: AsyncBridge<Element, Upstream.Failure>, lifetime: BridgeLifetime) {
+            self.bridge = bridge
+            self.lifetime = lifetime
+        }
+
         /// The next value, `nil` at the end, or the publisher's failure thrown.
+        @inlinable
         public mutating func next() async throws -> Element? {
             try await bridge.next().get()
         }
@@ -88,31 +112,55 @@ public struct AsyncThrowingPublisher<Upstream: Publisher>: AsyncSequence {
 
 /// Cancels the bridge's subscription when the last copy of an iterator is dropped (as Combine does),
 /// so `break` out of a `for await` loop does not leave the subscription alive.
+@usableFromInline
 final class BridgeLifetime: Sendable {
-    private let onDeinit: @Sendable () -> Void
+    @usableFromInline
+    let onDeinit: @Sendable () -> Void
+    @inlinable
     init(_ onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
     deinit { onDeinit() }
 }
 
 /// Hands a value across the continuation; the bridge guarantees one hand-off per request.
+@usableFromInline
 struct Handoff<Value>: @unchecked Sendable {
+    @usableFromInline
     let value: Value
+
+    @inlinable
+    init(value: Value) { self.value = value }
 }
 
 /// The subscriber behind `values`: requests one value per `next()` and resumes the waiting task.
+@usableFromInline
 final class AsyncBridge<Input, Failure: Error>: Subscriber, @unchecked Sendable {
+    @usableFromInline
     typealias Outcome = Result<Input?, Failure>
 
-    private struct State {
+    @usableFromInline
+    struct State {
+        @usableFromInline
         var subscription: (any Subscription)?
+        @usableFromInline
         var waiting: CheckedContinuation<Handoff<Outcome>, Never>?
+        @usableFromInline
         var buffered: Input?
+        @usableFromInline
         var end: Outcome?
+        @usableFromInline
         var pendingRequest = false
+
+        @inlinable
+        init() {}
     }
 
-    private let state = Locked(State())
+    @usableFromInline
+    let state = Locked(State())
 
+    @inlinable
+    init() {}
+
+    @inlinable
     func receive(subscription: any Subscription) {
         let (accepted, request) = state.withLock { state -> (Bool, Bool) in
             guard state.subscription == nil, state.end == nil else { return (false, false) }
@@ -123,6 +171,7 @@ final class AsyncBridge<Input, Failure: Error>: Subscriber, @unchecked Sendable 
         if request { subscription.request(.max(1)) }
     }
 
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         let waiting = state.withLock { state -> CheckedContinuation<Handoff<Outcome>, Never>? in
             state.pendingRequest = false
@@ -137,6 +186,7 @@ final class AsyncBridge<Input, Failure: Error>: Subscriber, @unchecked Sendable 
         return .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         let outcome: Outcome
         switch completion {
@@ -147,10 +197,12 @@ final class AsyncBridge<Input, Failure: Error>: Subscriber, @unchecked Sendable 
     }
 
     /// Cancels the subscription (the iterator was dropped).
+    @inlinable
     @Sendable func cancel() { finish(with: .success(nil), cancelling: true) }
 
     /// Ends the sequence: resumes a waiting task and, on task cancellation, cancels upstream.
-    private func finish(with outcome: Outcome, cancelling: Bool) {
+    @inlinable
+    func finish(with outcome: Outcome, cancelling: Bool) {
         let (waiting, subscription) = state.withLock {
             state -> (CheckedContinuation<Handoff<Outcome>, Never>?, (any Subscription)?) in
             if state.end == nil { state.end = outcome }
@@ -167,6 +219,7 @@ final class AsyncBridge<Input, Failure: Error>: Subscriber, @unchecked Sendable 
         waiting?.resume(returning: Handoff(value: outcome))
     }
 
+    @inlinable
     func next() async -> Outcome {
         let handoff = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Handoff<Outcome>, Never>) in
