@@ -1,4 +1,5 @@
 import Streams
+import Synchronization
 
 /// A scheduler with a virtual clock that moves only when a test says so.
 ///
@@ -23,21 +24,19 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         /// Scheduled actions, a binary min-heap on (deadline, sequence). A cancelled item stays in the
         /// heap (its action already released) until it reaches the top, where it is discarded.
         var heap = TimerHeap()
-        /// Scheduled actions neither run nor cancelled yet.
-        var pendingCount = 0
 
         /// Removes and returns the earliest live item due by `limit` (any live item when `nil`), moving
         /// the clock to its deadline; cancelled items met on the way are discarded.
         mutating func popDue(by limit: SchedulerInstant?) -> (@Sendable () -> Void)? {
             while let top = heap.first {
-                guard let action = top.action else {
+                guard top.isPending else {
                     heap.removeFirst()
                     continue
                 }
                 if let limit, top.deadline > max(limit, now) { return nil }
                 heap.removeFirst()
-                top.action = nil
-                pendingCount -= 1
+                // A cancel may win the item between the check and here: then it is simply dropped.
+                guard let action = top.take() else { continue }
                 now = max(now, top.deadline)
                 return action
             }
@@ -73,7 +72,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     public var now: SchedulerInstant { state.withLock { $0.now } }
 
     /// How many actions are waiting to run.
-    public var pendingCount: Int { state.withLock { $0.pendingCount } }
+    public var pendingCount: Int { state.withLock { $0.heap.pendingCount } }
 
     /// Schedules `action` at the current virtual time; it runs at the next `advance`.
     public func schedule(_ action: @escaping @Sendable () -> Void) {
@@ -89,13 +88,21 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     }
 
     @discardableResult
-    private func enqueue(at deadline: SchedulerInstant?, _ action: @escaping @Sendable () -> Void) -> TimerItem {
+    /// Schedules `action` `delay` from now, reading the clock and queueing the action under one lock.
+    public func schedule(afterDelay delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Cancellable {
+        enqueue(at: nil, after: delay, action)
+    }
+
+    /// Queues `action` at `deadline`, or at now + `delay` when `deadline` is `nil`.
+    @discardableResult
+    private func enqueue(
+        at deadline: SchedulerInstant?, after delay: Duration = .zero, _ action: @escaping @Sendable () -> Void
+    ) -> TimerItem {
         state.withLock { state in
             // A past deadline counts as now, so it keeps its place behind actions already due now.
-            let due = max(deadline ?? state.now, state.now)
-            let item = TimerItem(deadline: due, sequence: state.nextSequence, action: action, owner: self.state)
+            let due = max(deadline ?? state.now + delay, state.now)
+            let item = TimerItem(deadline: due, sequence: state.nextSequence, action: action)
             state.nextSequence += 1
-            state.pendingCount += 1
             state.heap.insert(item)
             return item
         }
@@ -104,8 +111,17 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Moves the clock forward by `duration` (default `.zero`: run what is due now), running every
     /// action due by then. A negative duration is treated as `.zero`.
     public func advance(by duration: Duration = .zero) {
-        let target = now + max(duration, .zero)
-        advance(to: target)
+        // As `advance(to: now + duration)`, with the clock read in the first critical section.
+        var target: SchedulerInstant?
+        while let action = state.withLock({ state in
+            let instant = target ?? state.now + max(duration, .zero)
+            target = instant
+            let action = state.popDue(by: instant)
+            if action == nil { state.now = max(state.now, instant) }
+            return action
+        }) {
+            action()
+        }
     }
 
     /// Moves the clock to `instant`, running every action due by then. An instant in the past runs
@@ -145,35 +161,35 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     }
 
     deinit {
-        // Pending actions go with the scheduler, even those whose handle someone still holds; dropping the
-        // heap also breaks the cycle of items holding the state.
-        let released = state.withLock { state in
-            defer {
-                state.heap = TimerHeap()
-                state.pendingCount = 0
-            }
-            return state.heap.takeActions()
-        }
+        // Pending actions go with the scheduler, even those whose handle someone still holds.
+        let released = state.withLock { $0.heap.takeActions() }
         _ = released  // released outside the lock: an action's captures may cancel other items
     }
 }
 
-/// A scheduled action and its handle: cancelling releases the action at once and unregisters it.
-/// `action` is guarded by the owning scheduler's lock; `nil` once run or cancelled.
+/// A scheduled action and its handle. Whoever first takes the action, the scheduler to run it or a
+/// `cancel()` to drop it, wins an atomic flag; only the winner touches `action`, so cancelling takes no
+/// lock and releases the action at once.
 private final class TimerItem: Cancellable, @unchecked Sendable {
     let deadline: SchedulerInstant
     let sequence: UInt64
-    var action: (@Sendable () -> Void)?
-    let owner: Locked<TestScheduler.State>
+    private let taken = Atomic<Bool>(false)
+    private var action: (@Sendable () -> Void)?
 
-    init(
-        deadline: SchedulerInstant, sequence: UInt64, action: @escaping @Sendable () -> Void,
-        owner: Locked<TestScheduler.State>
-    ) {
+    init(deadline: SchedulerInstant, sequence: UInt64, action: @escaping @Sendable () -> Void) {
         self.deadline = deadline
         self.sequence = sequence
         self.action = action
-        self.owner = owner
+    }
+
+    /// Neither run nor cancelled yet.
+    var isPending: Bool { !taken.load(ordering: .acquiring) }
+
+    /// The action, for the one caller that takes it first; `nil` for everyone else.
+    func take() -> (@Sendable () -> Void)? {
+        guard !taken.exchange(true, ordering: .acquiringAndReleasing) else { return nil }
+        defer { action = nil }
+        return action
     }
 
     /// Whether `self` runs before `other`: earlier deadline first, then scheduling order.
@@ -182,13 +198,8 @@ private final class TimerItem: Cancellable, @unchecked Sendable {
     }
 
     func cancel() {
-        let released = owner.withLock { state -> (@Sendable () -> Void)? in
-            guard let action else { return nil }
-            self.action = nil
-            state.pendingCount -= 1
-            return action
-        }
-        _ = released  // the closure is released here, outside the lock
+        let released = take()
+        _ = released  // the closure is released here
     }
 }
 
@@ -200,11 +211,11 @@ private struct TimerHeap {
 
     /// Takes every item's action (leaving the items cancelled), for the caller to release.
     func takeActions() -> [@Sendable () -> Void] {
-        items.compactMap { item in
-            defer { item.action = nil }
-            return item.action
-        }
+        items.compactMap { $0.take() }
     }
+
+    /// Items neither run nor cancelled.
+    var pendingCount: Int { items.reduce(0) { $0 + ($1.isPending ? 1 : 0) } }
 
     mutating func insert(_ item: TimerItem) {
         items.append(item)

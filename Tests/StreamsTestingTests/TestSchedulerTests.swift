@@ -1,3 +1,4 @@
+import Dispatch
 import Streams
 import StreamsTesting
 import Testing
@@ -159,5 +160,31 @@ final class Log: Sendable {
         }
         #expect(weakToken == nil)
         handle?.cancel()  // harmless once the scheduler is gone
+    }
+
+    @Test func cancelsRacingAnAdvanceRunEachActionAtMostOnce() {
+        final class Counter: @unchecked Sendable {
+            let runs = Locked([Int](repeating: 0, count: 400))
+            var handles: [any Cancellable] = []  // written before the threads start, then only read
+        }
+        let scheduler = TestScheduler()
+        let counter = Counter()
+        for index in 0..<400 {
+            counter.handles.append(
+                scheduler.schedule(afterDelay: .milliseconds(index % 20)) {
+                    counter.runs.withLock { $0[index] += 1 }
+                })
+        }
+        DispatchQueue.concurrentPerform(iterations: 2) { thread in
+            if thread == 0 {
+                scheduler.advance(by: .milliseconds(20))
+            } else {
+                for handle in counter.handles.reversed() { handle.cancel() }
+            }
+        }
+        scheduler.advance(by: .milliseconds(20))
+        let runs = counter.runs.withLock { $0 }
+        #expect(runs.allSatisfy { $0 <= 1 })
+        #expect(scheduler.pendingCount == 0)
     }
 }

@@ -250,7 +250,7 @@ final class DebounceInner<Downstream: Subscriber>: Subscriber, Subscription, Cus
         let action = lock.withLock { machine.received(input) }
         if case .startTimer(let generation, let previous) = action {
             previous?.cancel()
-            start(generation: generation, completes: false, at: scheduler.now + dueTime)
+            start(generation: generation, completes: false, afterDelay: dueTime)
         }
         return .none
     }
@@ -261,7 +261,7 @@ final class DebounceInner<Downstream: Subscriber>: Subscriber, Subscription, Cus
         let action = lock.withLock { machine.completed(completion) }
         if case .startTimer(let generation, let previous) = action {
             previous?.cancel()
-            start(generation: generation, completes: true, at: scheduler.now)
+            start(generation: generation, completes: true, afterDelay: .zero)
         }
     }
 
@@ -281,16 +281,16 @@ final class DebounceInner<Downstream: Subscriber>: Subscriber, Subscription, Cus
         _ = released  // destroyed here, outside the lock
     }
 
-    /// Schedules the timer (`completes == false`) or the completion of `generation` at `deadline` and hands
+    /// Schedules the timer (`completes == false`) or the completion of `generation` `delay` from now and hands
     /// the handle to the state machine. The action is formed here, in specialised code, and holds `self`
     /// until it runs or is cancelled: cancelling the subscription cancels it, and a stale timer that runs
     /// anyway finds nothing to emit.
     @inlinable
-    func start(generation: UInt64, completes: Bool, at deadline: SchedulerInstant) {
+    func start(generation: UInt64, completes: Bool, afterDelay delay: Duration) {
         let action = assumeSendable { [self] in
             if completes { completionDue() } else { timerFired(generation: generation) }
         }
-        let handle = scheduler.schedule(after: deadline, action)
+        let handle = scheduler.schedule(afterDelay: delay, action)
         lock.withLock { machine.started(handle, generation: generation) }?.cancel()
     }
 

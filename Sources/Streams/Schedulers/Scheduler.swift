@@ -68,10 +68,19 @@ public protocol Scheduler: Sendable {
     /// Runs `action` once, at or after `deadline` (at once if the deadline has passed).
     /// Cancelling the returned value before then guarantees it never runs.
     func schedule(after deadline: SchedulerInstant, _ action: @escaping @Sendable () -> Void) -> any Cancellable
+
+    /// Runs `action` once, `delay` from now. Cancelling the returned value before then stops it.
+    /// The default reads ``now`` and calls ``schedule(after:_:)``; a scheduler may do both in one step
+    /// (`TestScheduler` does, under one lock).
+    ///
+    /// ```swift
+    /// let pending = scheduler.schedule(afterDelay: .milliseconds(300)) { print("later") }
+    /// ```
+    func schedule(afterDelay delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Cancellable
 }
 
 extension Scheduler {
-    /// Runs `action` once, `delay` from now. Cancelling the returned value before then stops it.
+    /// Runs `action` once, `delay` from now: `schedule(after: now + delay, action)`.
     ///
     /// ```swift
     /// let pending = scheduler.schedule(afterDelay: .milliseconds(300)) { print("later") }
