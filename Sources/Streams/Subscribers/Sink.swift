@@ -25,15 +25,12 @@ extension Subscribers {
         @exclusivity(unchecked)
         var upstream: (any Subscription)?
 
-        /// Called for each value; touched only by upstream's (serial) calls, released by the completion.
+        /// The value and completion handlers; touched only by upstream's (serial) calls and released by the
+        /// completion. Boxed so that a value is handed over without retaining anything: the completion
+        /// cannot race a value, so the box outlives every `receive(_:)`.
         @usableFromInline
         @exclusivity(unchecked)
-        var receiveValue: ((Input) -> Void)?
-
-        /// Called once for the completion, then released with `receiveValue`.
-        @usableFromInline
-        @exclusivity(unchecked)
-        var receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
+        var handlers: SinkHandlers<Input, Failure>?
 
         @usableFromInline
         typealias Status = SinkStatus
@@ -44,8 +41,7 @@ extension Subscribers {
             receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
             receiveValue: @escaping (Input) -> Void
         ) {
-            self.receiveValue = receiveValue
-            self.receiveCompletion = receiveCompletion
+            handlers = SinkHandlers(receiveValue: receiveValue, receiveCompletion: receiveCompletion)
         }
 
         /// Stores the subscription and requests `.unlimited` (cancels it if one is already stored, or
@@ -75,7 +71,10 @@ extension Subscribers {
         /// Calls the value handler (unless cancelled).
         @inlinable
         public func receive(_ input: Input) -> Subscribers.Demand {
-            if status.load(ordering: .relaxed) != Status.terminal { receiveValue?(input) }
+            guard status.load(ordering: .relaxed) != Status.terminal, let handlers = unretainedHandlers else {
+                return .none
+            }
+            handlers._withUnsafeGuaranteedRef { $0.receiveValue(input) }
             return .none
         }
 
@@ -83,14 +82,18 @@ extension Subscribers {
         @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
             let previous = status.exchange(Status.terminal, ordering: .acquiringAndReleasing)
-            let handler = receiveCompletion
-            let released = receiveValue
-            receiveValue = nil
-            receiveCompletion = nil
-            _ = released
+            let released = handlers
+            handlers = nil
             guard previous != Status.terminal else { return }
             if previous == Status.subscribed { upstream = nil }
-            handler?(completion)
+            released?.receiveCompletion(completion)
+        }
+
+        /// The handlers' box, not retained (see `handlers`).
+        @inlinable
+        var unretainedHandlers: Unmanaged<SinkHandlers<Input, Failure>>? {
+            guard let handlers else { return nil }
+            return Unmanaged.passUnretained(handlers)
         }
 
         /// Cancels upstream and stops the value handler. Idempotent.
@@ -110,6 +113,24 @@ extension Subscribers {
 
 /// The states of a ``Subscribers/Sink`` (outside the generic class: it cannot hold static stored
 /// properties).
+/// A sink's two handlers, held by reference (see `Subscribers.Sink.handlers`).
+@usableFromInline
+final class SinkHandlers<Input, Failure: Error> {
+    @usableFromInline
+    let receiveValue: (Input) -> Void
+    @usableFromInline
+    let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+
+    @inlinable
+    init(
+        receiveValue: @escaping (Input) -> Void,
+        receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void
+    ) {
+        self.receiveValue = receiveValue
+        self.receiveCompletion = receiveCompletion
+    }
+}
+
 @usableFromInline
 enum SinkStatus {
     @usableFromInline static let waiting: UInt8 = 0
