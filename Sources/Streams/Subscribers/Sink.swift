@@ -111,9 +111,9 @@ extension Subscribers {
     }
 }
 
-/// The states of a ``Subscribers/Sink`` (outside the generic class: it cannot hold static stored
-/// properties).
-/// A sink's two handlers, held by reference (see `Subscribers.Sink.handlers`).
+/// A sink's two handlers, held by reference (see `Subscribers.Sink.handlers`). A value is handed to
+/// `receiveValue` without retaining the box, which relies on the stream contract: the upstream never
+/// delivers a value concurrently with the completion (which releases the box).
 @usableFromInline
 final class SinkHandlers<Input, Failure: Error> {
     @usableFromInline
@@ -131,6 +131,8 @@ final class SinkHandlers<Input, Failure: Error> {
     }
 }
 
+/// The states of a ``Subscribers/Sink`` (outside the generic class: it cannot hold static stored
+/// properties).
 @usableFromInline
 enum SinkStatus {
     @usableFromInline static let waiting: UInt8 = 0
