@@ -111,26 +111,24 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// Moves the clock forward by `duration` (default `.zero`: run what is due now), running every
     /// action due by then. A negative duration is treated as `.zero`.
     public func advance(by duration: Duration = .zero) {
-        // As `advance(to: now + duration)`, with the clock read in the first critical section.
-        var target: SchedulerInstant?
-        while let action = state.withLock({ state in
-            let instant = target ?? state.now + max(duration, .zero)
-            target = instant
-            let action = state.popDue(by: instant)
-            if action == nil { state.now = max(state.now, instant) }
-            return action
-        }) {
-            action()
-        }
+        advance { now in now + max(duration, .zero) }
     }
 
     /// Moves the clock to `instant`, running every action due by then. An instant in the past runs
     /// what is due now and leaves the clock where it is.
     public func advance(to instant: SchedulerInstant) {
-        // Once nothing more is due, the same critical section moves the clock to `instant`.
+        advance { _ in instant }
+    }
+
+    /// Runs every action due by the target, which `target` computes from the clock in the first critical
+    /// section; once nothing more is due, the same critical section moves the clock to the target.
+    private func advance(_ target: (SchedulerInstant) -> SchedulerInstant) {
+        var instant: SchedulerInstant?
         while let action = state.withLock({ state in
-            let action = state.popDue(by: instant)
-            if action == nil { state.now = max(state.now, instant) }
+            let limit = instant ?? target(state.now)
+            instant = limit
+            let action = state.popDue(by: limit)
+            if action == nil { state.now = max(state.now, limit) }
             return action
         }) {
             action()

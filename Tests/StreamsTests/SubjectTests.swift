@@ -139,6 +139,31 @@ import Testing
         _ = cancellable
     }
 
+    @Test func droppingTheLastReferenceFromInsideReceiveReleasesTheSubscriberOnlyAfterTheDelivery() {
+        // The subject hands values to its subscriber without retaining it per value: only the delivering
+        // thread may release it, after the delivery returns. Here the handler drops the only
+        // AnyCancellable (cancel + release) while it runs; its captures must outlive the call.
+        let subject = PassthroughSubject<Int, Never>()
+        weak var weakToken: LifetimeToken?
+        let aliveDuringDelivery = Locked<[Bool]>([])
+        var cancellable: AnyCancellable?
+        do {
+            let token = LifetimeToken()
+            weakToken = token
+            cancellable = subject.map { $0 + 1 }.filter { $0 > 0 }.sink { _ in
+                withExtendedLifetime(token) {}
+                cancellable = nil
+                aliveDuringDelivery.withLock { $0.append(weakToken != nil) }
+            }
+        }
+        subject.send(1)
+        #expect(aliveDuringDelivery.withLock { $0 } == [true])
+        #expect(weakToken == nil)
+        subject.send(2)
+        #expect(aliveDuringDelivery.withLock { $0 } == [true])
+        #expect(cancellable == nil)
+    }
+
     @Test func aSubscriberAttachedReentrantlyDoesNotSeeSendsQueuedBeforeIt() {
         let subject = PassthroughSubject<Int, Never>()
         let late = Locked<TestRecorder<Int, Never>?>(nil)

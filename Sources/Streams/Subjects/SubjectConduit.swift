@@ -245,15 +245,3 @@ enum ConduitState {
     /// The completion arrived during `starting`; `start` delivers it.
     @usableFromInline static let finishedWhileStarting: UInt8 = 4
 }
-
-/// A subscriber held by reference (by subject conduits, `scan`, `removeDuplicates`): its holder clears an
-/// `Optional` of a class, which unspecialised code (`cancel`, `deinit`) does without looking up type
-/// metadata, and calls through the immutable `value` without copying (retaining) each of its parts.
-@usableFromInline
-final class DownstreamBox<Value> {
-    @usableFromInline
-    let value: Value
-
-    @inlinable
-    init(_ value: Value) { self.value = value }
-}

@@ -168,15 +168,9 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
         if becomesEmitterWithEmptyQueue() {
             // Nothing is queued and no one is emitting: leave the list at once instead of through the queue
             // (the common, uncontended cancel). The downstream is released after unlocking.
-            var index = targets.startIndex
-            while index < targets.endIndex, targets[index].id != conduit { index += 1 }
-            if index < targets.endIndex {
-                let entry = targets.remove(at: index)
-                lock.unlock()
-                entry.handle(.detach)
-            } else {
-                lock.unlock()
-            }
+            let entry = removeTarget(conduit)
+            lock.unlock()
+            entry?.handle(.detach)
             stopEmitting()
         } else {
             push(.detach(conduit))
@@ -257,6 +251,16 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
         startEmitting()
     }
 
+    /// Takes the entry of `conduit` out of `targets` (emitter only). A plain loop rather than
+    /// `firstIndex(where:)`: the uncontended cancel runs this unspecialised, where the closure and
+    /// `Optional.map` would each look up type metadata.
+    @inlinable
+    func removeTarget(_ conduit: ObjectIdentifier) -> BroadcastEntry<Output, Failure>? {
+        var index = targets.startIndex
+        while index < targets.endIndex, targets[index].id != conduit { index += 1 }
+        return index < targets.endIndex ? targets.remove(at: index) : nil
+    }
+
     /// Appends `event` to the queue; called under `lock`.
     @inlinable
     func push(_ event: SubjectEvent<Output, Failure>) {
@@ -329,10 +333,7 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
             // checked and queued under, so a completion is always queued after it.
             targets.append(entry)
         case .detach(let id):
-            if let index = targets.firstIndex(where: { $0.id == id }) {
-                let entry = targets.remove(at: index)
-                entry.handle(.detach)
-            }
+            removeTarget(id)?.handle(.detach)
         case .latest(let id):
             if !isFinished, let entry = targets.first(where: { $0.id == id }) { entry.handle(.latest) }
         case .completion(let completion):
