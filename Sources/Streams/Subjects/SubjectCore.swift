@@ -320,7 +320,21 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     @inlinable
     func emit(_ value: Output) {
         guard !isFinished else { return }
-        for entry in targets { entry.handle(.value(value)) }
+        Self.emit(value, to: &targets)
+    }
+
+    /// Delivers `value` to each entry. `targets` is passed `inout`, so the optimiser may rely on nothing
+    /// else changing the list during the calls, and borrows each entry instead of retaining the list's
+    /// storage per send. That holds: only the emitter changes `targets`, and a change asked for during a
+    /// delivery (a cancel, a subscribe) is queued until the emitter is done.
+    @inlinable
+    static func emit(_ value: Output, to targets: inout ContiguousArray<BroadcastEntry<Output, Failure>>) {
+        var index = targets.startIndex
+        let end = targets.endIndex
+        while index < end {
+            targets[index].handle(.value(value))
+            index += 1
+        }
     }
 
     @inlinable
