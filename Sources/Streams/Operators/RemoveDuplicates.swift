@@ -53,15 +53,16 @@ extension Publishers {
         /// Attaches `subscriber`.
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: RemoveDuplicatesInner(downstream: subscriber, predicate: predicate))
+            upstream.receive(
+                subscriber: RemoveDuplicatesInner<S, S.Input?>(downstream: subscriber, predicate: predicate))
         }
     }
 }
 
 @usableFromInline
-final class RemoveDuplicatesInner<Downstream: Subscriber>: Subscriber, Subscription,
+final class RemoveDuplicatesInner<Downstream: Subscriber, Previous: OptionalSlot>: Subscriber, Subscription,
     CustomStringConvertible, @unchecked Sendable
-{
+where Previous.Wrapped == Downstream.Input {
     @usableFromInline
     typealias Input = Downstream.Input
     @usableFromInline
@@ -69,8 +70,10 @@ final class RemoveDuplicatesInner<Downstream: Subscriber>: Subscriber, Subscript
 
     @usableFromInline
     let link = UpstreamLink()
-    @usableFromInline
-    let lock = Lock()
+    /// The link's mutex, which also guards `downstream` and `predicate` (one allocation, not two). Never
+    /// held while calling a method of `link`.
+    @inlinable
+    var lock: Locked<UpstreamLink.State> { link.lock }
     // `downstream` and `predicate` are guarded by `lock`. The subscriber is boxed so that `cancel` and
     // `deinit`, which run unspecialised, clear it without a metadata lookup (see `DownstreamBox`).
     @usableFromInline
@@ -80,9 +83,10 @@ final class RemoveDuplicatesInner<Downstream: Subscriber>: Subscriber, Subscript
     @exclusivity(unchecked)
     var predicate: ((Input, Input) -> Bool)?
     /// Touched only by `receive(_:)`, which the upstream calls serially; released with the subscription.
+    /// `Input?` (see ``OptionalSlot``), so `deinit` destroys it without a metadata lookup.
     @usableFromInline
     @exclusivity(unchecked)
-    var previous: Input?
+    var previous: Previous = nil
 
     @inlinable
     init(downstream: Downstream, predicate: @escaping (Input, Input) -> Bool) {
@@ -110,12 +114,12 @@ final class RemoveDuplicatesInner<Downstream: Subscriber>: Subscriber, Subscript
             return .none
         }
         lock.unlock()
-        if let previous, predicate(previous, input) { return .max(1) }
+        if let previous = previous.wrapped, predicate(previous, input) { return .max(1) }
         lock.lock()
         let cancelled = self.downstream == nil
         lock.unlock()
         if cancelled { return .none }
-        previous = input
+        previous.wrapped = input
         return downstream.value.receive(input)
     }
 

@@ -110,8 +110,10 @@ final class ScanInner<Input, Downstream: Subscriber>: Subscriber, Subscription, 
 
     @usableFromInline
     let link = UpstreamLink()
-    @usableFromInline
-    let lock = Lock()
+    /// The link's mutex, which also guards `downstream` and `nextPartialResult` (one allocation, not two).
+    /// Never held while calling a method of `link`.
+    @inlinable
+    var lock: Locked<UpstreamLink.State> { link.lock }
     // `downstream` and `nextPartialResult` are guarded by `lock`. The subscriber is boxed so that `cancel`
     // and `deinit`, which run unspecialised, clear it without a metadata lookup (see `DownstreamBox`).
     @usableFromInline

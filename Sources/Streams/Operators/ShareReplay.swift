@@ -131,11 +131,12 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
 
     /// The entry its parent stores.
     @inlinable
-    var entry: BroadcastEntry<Output, Failure> {
-        BroadcastEntry(id: ObjectIdentifier(self)) { [self] action in
-            switch action {
-            case .value(let value): offer(value)
-            case .finish(let completion): finish(completion)
+    var entry: BroadcastEntry {
+        BroadcastEntry(id: ObjectIdentifier(self)) { [self] operation, payload in
+            switch operation {
+            case .value: offer(payload.unsafelyUnwrapped.assumingMemoryBound(to: Output.self).pointee)
+            case .finish:
+                finish(payload.unsafelyUnwrapped.assumingMemoryBound(to: Subscribers.Completion<Failure>.self).pointee)
             case .latest, .detach: break  // no kept value; a cancel released everything already
             }
         }

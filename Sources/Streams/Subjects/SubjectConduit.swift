@@ -1,15 +1,17 @@
 import Synchronization
 
-/// What the emitter of a ``SubjectCore`` asks of one conduit.
+/// What the emitter of a ``SubjectCore`` asks of one conduit (see ``BroadcastEntry``).
 @usableFromInline
-enum BroadcastAction<Output, Failure: Error> {
-    /// Deliver this value if there is demand (a `CurrentValueSubject` conduit keeps it otherwise).
-    case value(Output)
-    /// Deliver the kept value, if any and if there is demand.
+enum BroadcastOp: UInt8, Sendable {
+    /// Deliver the value the payload points to (an `Output`) if there is demand (a `CurrentValueSubject`
+    /// conduit keeps it otherwise).
+    case value
+    /// Deliver the kept value, if any and if there is demand. No payload.
     case latest
-    /// Deliver the completion, then release the downstream.
-    case finish(Subscribers.Completion<Failure>)
-    /// The conduit was cancelled or refused: release the downstream.
+    /// Deliver the completion the payload points to (a `Subscribers.Completion<Failure>`), then release the
+    /// downstream.
+    case finish
+    /// The conduit was cancelled or refused: release the downstream. No payload.
     case detach
 }
 
@@ -17,18 +19,32 @@ enum BroadcastAction<Output, Failure: Error> {
 ///
 /// A closure rather than a class or protocol call: it is formed in the conduit's specialised (client)
 /// code, so the emitter reaches the specialised delivery path; its context is the conduit itself.
+/// Not generic: the core's list and the cancel path, which runs unspecialised, then handle entries without
+/// looking up type metadata. The closure takes the operation and a pointer to its payload, typed by the
+/// core that formed it (`Output` for ``BroadcastOp/value``, `Subscribers.Completion<Failure>` for
+/// ``BroadcastOp/finish``).
 @usableFromInline
-struct BroadcastEntry<Output, Failure: Error> {
+struct BroadcastEntry {
     @usableFromInline
     let id: ObjectIdentifier
     @usableFromInline
-    let handle: (BroadcastAction<Output, Failure>) -> Void
+    let handle: (BroadcastOp, UnsafeRawPointer?) -> Void
 
     @inlinable
-    init(id: ObjectIdentifier, handle: @escaping (BroadcastAction<Output, Failure>) -> Void) {
+    init(id: ObjectIdentifier, handle: @escaping (BroadcastOp, UnsafeRawPointer?) -> Void) {
         self.id = id
         self.handle = handle
     }
+
+    /// Delivers the completion, then releases the downstream.
+    @inlinable
+    func finish<Failure: Error>(_ completion: Subscribers.Completion<Failure>) {
+        withUnsafePointer(to: completion) { handle(.finish, UnsafeRawPointer($0)) }
+    }
+
+    /// Releases the downstream (cancelled or refused).
+    @inlinable
+    func detach() { handle(.detach, nil) }
 }
 
 /// The owner of conduits (a ``SubjectCore``): told when one is cancelled.
@@ -55,16 +71,22 @@ enum ConduitKind: Sendable {
 /// only by the emitter (after `start`), which is also who releases them — so a cancel racing with a
 /// delivery never frees what the delivery is using.
 @usableFromInline
-final class SubjectConduit<Output, Failure: Error, Downstream: Subscriber>: Subscription,
-    CustomStringConvertible, @unchecked Sendable
-where Downstream.Input == Output, Downstream.Failure == Failure {
-    // Declaration order is layout order: the odd-sized fields come first, so with an `Int` output the object
-    // is 56 bytes (a 64-byte heap block) rather than 64 (80).
+final class SubjectConduit<
+    Output, Failure: Error, Downstream: Subscriber, Latest: OptionalSlot, Pending: OptionalSlot
+>: Subscription, CustomStringConvertible, @unchecked Sendable
+where
+    Downstream.Input == Output, Downstream.Failure == Failure, Latest.Wrapped == Output,
+    Pending.Wrapped == Subscribers.Completion<Failure>
+{
+    // `Latest` and `Pending` are `Output?` and `Subscribers.Completion<Failure>?` (see ``OptionalSlot``):
+    // generic parameters, so `deinit`, which runs unspecialised, destroys them without looking up the
+    // metadata of an `Optional`. Declaration order is layout order: the odd-sized fields come first, so with
+    // an `Int` output the object is 56 bytes (a 64-byte heap block) rather than 64 (80).
 
     /// Emitter-owned: a `CurrentValueSubject`'s value not yet delivered to this subscriber.
     @usableFromInline
     @exclusivity(unchecked)
-    var latest: Output?
+    var latest: Latest
     @usableFromInline
     let state = Atomic<UInt8>(State.starting)
     @usableFromInline
@@ -73,7 +95,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     /// becomes `finishedWhileStarting`, read by `start` after it sees that state).
     @usableFromInline
     @exclusivity(unchecked)
-    var pendingCompletion: Subscribers.Completion<Failure>?
+    var pendingCompletion: Pending = nil
     @usableFromInline
     weak var parent: SubjectCore<Output, Failure>?
     @usableFromInline
@@ -92,8 +114,9 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     init(parent: SubjectCore<Output, Failure>, downstream: Downstream, latest: Output?, kind: ConduitKind) {
         self.parent = parent
         self.downstream = DownstreamBox(downstream)
-        self.latest = latest
+        self.latest = nil
         self.kind = kind
+        self.latest.wrapped = latest
     }
 
     @usableFromInline
@@ -110,8 +133,16 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
 
     /// The entry the core keeps (formed here, in specialised code).
     @inlinable
-    var entry: BroadcastEntry<Output, Failure> {
-        BroadcastEntry(id: ObjectIdentifier(self)) { [self] action in handle(action) }
+    var entry: BroadcastEntry {
+        BroadcastEntry(id: ObjectIdentifier(self)) { [self] operation, payload in
+            switch operation {
+            case .value: deliver(payload.unsafelyUnwrapped.assumingMemoryBound(to: Output.self).pointee)
+            case .latest: deliverLatest()
+            case .finish:
+                finish(payload.unsafelyUnwrapped.assumingMemoryBound(to: Subscribers.Completion<Failure>.self).pointee)
+            case .detach: detach()
+            }
+        }
     }
 
     /// Hands the subscription to the subscriber (`downstream` is passed in: the emitter owns the field).
@@ -131,45 +162,48 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
         guard
             state.compareExchange(
                 expected: State.finishedWhileStarting, desired: State.finished, ordering: .acquiringAndReleasing
-            ).exchanged, let completion = pendingCompletion
+            ).exchanged, let completion = pendingCompletion.wrapped
         else { return }
         pendingCompletion = nil
         subscriber.receive(completion: completion)
     }
 
-    /// Emitter only.
+    /// Emitter only: the kept value, if this subscriber is active and has demand.
     @inlinable
-    func handle(_ action: BroadcastAction<Output, Failure>) {
-        switch action {
-        case .value(let value):
-            deliver(value)
-        case .latest:
-            guard state.load(ordering: .relaxed) == State.active, demand.load(ordering: .relaxed) > 0,
-                let value = latest
-            else { return }
-            latest = nil
-            deliver(value)
-        case .finish(let completion):
-            let released = downstream?.value
-            downstream = nil
-            latest = nil
-            if state.compareExchange(expected: State.active, desired: State.finished, ordering: .acquiringAndReleasing)
-                .exchanged
-            {
-                released?.receive(completion: completion)
-                return
-            }
-            pendingCompletion = completion
-            if !state.compareExchange(
-                expected: State.starting, desired: State.finishedWhileStarting, ordering: .acquiringAndReleasing
-            ).exchanged {
-                pendingCompletion = nil  // cancelled: nothing to deliver
-            }
-        case .detach:
-            // The emitter holds no lock here, so the downstream may be destroyed in place.
-            downstream = nil
-            if keepsLatest { latest = nil }
+    func deliverLatest() {
+        guard state.load(ordering: .relaxed) == State.active, demand.load(ordering: .relaxed) > 0,
+            let value = latest.wrapped
+        else { return }
+        latest = nil
+        deliver(value)
+    }
+
+    /// Emitter only: delivers the completion (or leaves it to `start`), then releases the downstream.
+    @inlinable
+    func finish(_ completion: Subscribers.Completion<Failure>) {
+        let released = downstream?.value
+        downstream = nil
+        latest = nil
+        if state.compareExchange(expected: State.active, desired: State.finished, ordering: .acquiringAndReleasing)
+            .exchanged
+        {
+            released?.receive(completion: completion)
+            return
         }
+        pendingCompletion.wrapped = completion
+        if !state.compareExchange(
+            expected: State.starting, desired: State.finishedWhileStarting, ordering: .acquiringAndReleasing
+        ).exchanged {
+            pendingCompletion = nil  // cancelled: nothing to deliver
+        }
+    }
+
+    /// Emitter only: the conduit was cancelled or refused. The emitter holds no lock here, so the downstream
+    /// may be destroyed in place.
+    @inlinable
+    func detach() {
+        downstream = nil
+        if keepsLatest { latest = nil }
     }
 
     /// Emitter only: one value, if this subscriber is active and has demand.
@@ -177,13 +211,13 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     func deliver(_ value: Output) {
         let current = state.load(ordering: .relaxed)
         if current == State.starting {
-            if keepsLatest { latest = value }  // delivered once `start` has finished
+            if keepsLatest { latest.wrapped = value }  // delivered once `start` has finished
             return
         }
         guard current == State.active, let box = unretainedDownstream else { return }
         let available = demand.load(ordering: .relaxed)
         if available == 0 {
-            if keepsLatest { latest = value }
+            if keepsLatest { latest.wrapped = value }
             return
         }
         if available != .max { demand.wrappingSubtract(1, ordering: .relaxed) }

@@ -32,7 +32,7 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     /// Emitter-owned: the conduits that get values, in subscription order.
     @usableFromInline
     @exclusivity(unchecked)
-    var targets: ContiguousArray<BroadcastEntry<Output, Failure>> = []
+    var targets: ContiguousArray<BroadcastEntry> = []
 
     /// Emitter-owned: the completion was delivered; later events are dropped.
     @usableFromInline
@@ -139,7 +139,8 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
             downstream.receive(completion: completion)
             return .attached
         }
-        let conduit = SubjectConduit(parent: self, downstream: downstream, latest: current, kind: kind)
+        let conduit = SubjectConduit<Output, Failure, Downstream, Output?, Subscribers.Completion<Failure>?>(
+            parent: self, downstream: downstream, latest: current, kind: kind)
         members += 1
         if becomesEmitterWithEmptyQueue() {
             // Nothing is queued and no one is emitting: join the list at once instead of through the queue.
@@ -170,7 +171,7 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
             // (the common, uncontended cancel). The downstream is released after unlocking.
             let entry = removeTarget(conduit)
             lock.unlock()
-            entry?.handle(.detach)
+            entry?.detach()
             stopEmitting()
         } else {
             push(.detach(conduit))
@@ -255,7 +256,7 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     /// `firstIndex(where:)`: the uncontended cancel runs this unspecialised, where the closure and
     /// `Optional.map` would each look up type metadata.
     @inlinable
-    func removeTarget(_ conduit: ObjectIdentifier) -> BroadcastEntry<Output, Failure>? {
+    func removeTarget(_ conduit: ObjectIdentifier) -> BroadcastEntry? {
         var index = targets.startIndex
         while index < targets.endIndex, targets[index].id != conduit { index += 1 }
         return index < targets.endIndex ? targets.remove(at: index) : nil
@@ -328,12 +329,15 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     /// storage per send. That holds: only the emitter changes `targets`, and a change asked for during a
     /// delivery (a cancel, a subscribe) is queued until the emitter is done.
     @inlinable
-    static func emit(_ value: Output, to targets: inout ContiguousArray<BroadcastEntry<Output, Failure>>) {
-        var index = targets.startIndex
-        let end = targets.endIndex
-        while index < end {
-            targets[index].handle(.value(value))
-            index += 1
+    static func emit(_ value: Output, to targets: inout ContiguousArray<BroadcastEntry>) {
+        withUnsafePointer(to: value) { pointer in
+            let payload = UnsafeRawPointer(pointer)
+            var index = targets.startIndex
+            let end = targets.endIndex
+            while index < end {
+                targets[index].handle(.value, payload)
+                index += 1
+            }
         }
     }
 
@@ -347,15 +351,15 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
             // checked and queued under, so a completion is always queued after it.
             targets.append(entry)
         case .detach(let id):
-            removeTarget(id)?.handle(.detach)
+            removeTarget(id)?.detach()
         case .latest(let id):
-            if !isFinished, let entry = targets.first(where: { $0.id == id }) { entry.handle(.latest) }
+            if !isFinished, let entry = targets.first(where: { $0.id == id }) { entry.handle(.latest, nil) }
         case .completion(let completion):
             guard !isFinished else { return }
             isFinished = true
             let finishing = targets
             targets = []
-            for entry in finishing { entry.handle(.finish(completion)) }
+            for entry in finishing { entry.finish(completion) }
         }
     }
 }
@@ -365,7 +369,7 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
 enum SubjectEvent<Output, Failure: Error> {
     case value(Output)
     case completion(Subscribers.Completion<Failure>)
-    case attach(BroadcastEntry<Output, Failure>)
+    case attach(BroadcastEntry)
     case detach(ObjectIdentifier)
     case latest(ObjectIdentifier)
 }
