@@ -85,8 +85,8 @@ package struct UpstreamLink: Sendable {
     @inlinable
     package func finishAndCancel() -> Bool {
         lock.lock()
-        let previous = state
-        state = .terminal
+        var previous = State.terminal
+        swap(&previous, &state)  // moved out, not copied: no existential copy and destroy
         lock.unlock()
         switch previous {
         case .subscribed(let subscription):

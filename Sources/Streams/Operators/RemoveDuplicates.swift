@@ -54,15 +54,15 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(
-                subscriber: RemoveDuplicatesInner<S, S.Input?>(downstream: subscriber, predicate: predicate))
+                subscriber: RemoveDuplicatesInner<S, S.Input?, S?>(downstream: subscriber, predicate: predicate))
         }
     }
 }
 
 @usableFromInline
-final class RemoveDuplicatesInner<Downstream: Subscriber, Previous: OptionalSlot>: Subscriber, Subscription,
-    CustomStringConvertible, @unchecked Sendable
-where Previous.Wrapped == Downstream.Input {
+final class RemoveDuplicatesInner<Downstream: Subscriber, Previous: OptionalSlot, Slot: OptionalSlot>: Subscriber,
+    Subscription, CustomStringConvertible, @unchecked Sendable
+where Previous.Wrapped == Downstream.Input, Slot.Wrapped == Downstream {
     @usableFromInline
     typealias Input = Downstream.Input
     @usableFromInline
@@ -74,11 +74,12 @@ where Previous.Wrapped == Downstream.Input {
     /// held while calling a method of `link`.
     @inlinable
     var lock: Locked<UpstreamLink.State> { link.lock }
-    // `downstream` and `predicate` are guarded by `lock`. The subscriber is boxed so that `cancel` and
-    // `deinit`, which run unspecialised, clear it without a metadata lookup (see `DownstreamBox`).
+    // `downstream` and `predicate` are guarded by `lock`. The subscriber is a `Downstream?` typed by the
+    // generic parameter `Slot`, so `cancel` and `deinit`, which run unspecialised, clear it without a
+    // metadata lookup (see `OptionalSlot`).
     @usableFromInline
     @exclusivity(unchecked)
-    var downstream: DownstreamBox<Downstream>?
+    var downstream: Slot
     @usableFromInline
     @exclusivity(unchecked)
     var predicate: ((Input, Input) -> Bool)?
@@ -90,7 +91,8 @@ where Previous.Wrapped == Downstream.Input {
 
     @inlinable
     init(downstream: Downstream, predicate: @escaping (Input, Input) -> Bool) {
-        self.downstream = DownstreamBox(downstream)
+        self.downstream = nil
+        self.downstream.wrapped = downstream
         self.predicate = predicate
     }
 
@@ -101,32 +103,32 @@ where Previous.Wrapped == Downstream.Input {
     func receive(subscription: any Subscription) {
         guard link.attach(subscription) else { return }
         lock.lock()
-        let downstream = self.downstream
+        let downstream = self.downstream.wrapped
         lock.unlock()
-        downstream?.value.receive(subscription: self)
+        downstream?.receive(subscription: self)
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard let downstream, let predicate else {
+        guard let downstream = downstream.wrapped, let predicate else {
             lock.unlock()
             return .none
         }
         lock.unlock()
         if let previous = previous.wrapped, predicate(previous, input) { return .max(1) }
         lock.lock()
-        let cancelled = self.downstream == nil
+        let cancelled = self.downstream.wrapped == nil
         lock.unlock()
         if cancelled { return .none }
         previous.wrapped = input
-        return downstream.value.receive(input)
+        return downstream.receive(input)
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         guard link.finish() else { return }
-        release()?.value.receive(completion: completion)
+        release().wrapped?.receive(completion: completion)
     }
 
     @inlinable
@@ -139,12 +141,13 @@ where Previous.Wrapped == Downstream.Input {
     }
 
     /// Takes the subscriber and releases the predicate (outside the lock). Runs unspecialised when called
-    /// from `cancel`, so it only copies and clears class references and closures: no metadata lookups.
+    /// from `cancel`, so it only moves values of the class's own generic parameters and clears closures: no
+    /// metadata lookups.
     @inlinable
-    func release() -> DownstreamBox<Downstream>? {
+    func release() -> Slot {
         lock.lock()
-        let released = downstream
-        downstream = nil
+        var released: Slot = nil
+        swap(&released, &downstream)
         let closure = predicate
         predicate = nil
         lock.unlock()

@@ -60,7 +60,7 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(
-                subscriber: ScanInner<Upstream.Output, S>(
+                subscriber: ScanInner<Upstream.Output, S, S?>(
                     downstream: subscriber, initial: initialResult, nextPartialResult: nextPartialResult))
         }
     }
@@ -100,9 +100,9 @@ extension Publishers {
 }
 
 @usableFromInline
-final class ScanInner<Input, Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    @unchecked Sendable
-{
+final class ScanInner<Input, Downstream: Subscriber, Slot: OptionalSlot>: Subscriber, Subscription,
+    CustomStringConvertible, @unchecked Sendable
+where Slot.Wrapped == Downstream {
     @usableFromInline
     typealias Failure = Downstream.Failure
     @usableFromInline
@@ -114,11 +114,12 @@ final class ScanInner<Input, Downstream: Subscriber>: Subscriber, Subscription, 
     /// Never held while calling a method of `link`.
     @inlinable
     var lock: Locked<UpstreamLink.State> { link.lock }
-    // `downstream` and `nextPartialResult` are guarded by `lock`. The subscriber is boxed so that `cancel`
-    // and `deinit`, which run unspecialised, clear it without a metadata lookup (see `DownstreamBox`).
+    // `downstream` and `nextPartialResult` are guarded by `lock`. The subscriber is a `Downstream?` typed by
+    // the generic parameter `Slot`, so `cancel` and `deinit`, which run unspecialised, clear it without a
+    // metadata lookup (see `OptionalSlot`).
     @usableFromInline
     @exclusivity(unchecked)
-    var downstream: DownstreamBox<Downstream>?
+    var downstream: Slot
     @usableFromInline
     @exclusivity(unchecked)
     var nextPartialResult: ((Output, Input) -> Output)?
@@ -129,8 +130,9 @@ final class ScanInner<Input, Downstream: Subscriber>: Subscriber, Subscription, 
 
     @inlinable
     init(downstream: Downstream, initial: Output, nextPartialResult: @escaping (Output, Input) -> Output) {
-        self.downstream = DownstreamBox(downstream)
+        self.downstream = nil
         self.result = initial
+        self.downstream.wrapped = downstream
         self.nextPartialResult = nextPartialResult
     }
 
@@ -141,32 +143,32 @@ final class ScanInner<Input, Downstream: Subscriber>: Subscriber, Subscription, 
     func receive(subscription: any Subscription) {
         guard link.attach(subscription) else { return }
         lock.lock()
-        let downstream = self.downstream
+        let downstream = self.downstream.wrapped
         lock.unlock()
-        downstream?.value.receive(subscription: self)
+        downstream?.receive(subscription: self)
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard let downstream, let nextPartialResult else {
+        guard let downstream = downstream.wrapped, let nextPartialResult else {
             lock.unlock()
             return .none
         }
         lock.unlock()
         let next = nextPartialResult(result, input)
         lock.lock()
-        let cancelled = self.downstream == nil
+        let cancelled = self.downstream.wrapped == nil
         lock.unlock()
         if cancelled { return .none }
         result = next
-        return downstream.value.receive(next)
+        return downstream.receive(next)
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         guard link.finish() else { return }
-        release()?.value.receive(completion: completion)
+        release().wrapped?.receive(completion: completion)
     }
 
     @inlinable
@@ -179,12 +181,13 @@ final class ScanInner<Input, Downstream: Subscriber>: Subscriber, Subscription, 
     }
 
     /// Takes the subscriber and releases the closure (outside the lock). Runs unspecialised when called
-    /// from `cancel`, so it only copies and clears class references and closures: no metadata lookups.
+    /// from `cancel`, so it only moves values of the class's own generic parameters and clears closures: no
+    /// metadata lookups.
     @inlinable
-    func release() -> DownstreamBox<Downstream>? {
+    func release() -> Slot {
         lock.lock()
-        let released = downstream
-        downstream = nil
+        var released: Slot = nil
+        swap(&released, &downstream)
         let closure = nextPartialResult
         nextPartialResult = nil
         lock.unlock()

@@ -22,30 +22,39 @@ public struct Just<Output>: Publisher {
     /// Attaches `subscriber`.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-        subscriber.receive(subscription: JustSubscription(value: output, downstream: subscriber))
+        subscriber.receive(subscription: JustSubscription<Output?>(value: output, downstream: subscriber))
     }
 }
 
 /// `Just`'s subscription: delivers the value and `.finished` on the first request of at least one.
 ///
-/// Not generic: the value and the downstream live in the `finish` closure, formed in the specialised
-/// `receive(subscriber:)`. `request`, `cancel` and `deinit` arrive through unspecialised code, and a
-/// generic stored property would make each of them look up type metadata (an `Optional<Downstream>`, a
-/// tuple), which costs more than the closure's allocation. Lock-free: `request` and `cancel` race for one
-/// atomic flag, and only the winner takes `finish`.
+/// `request`, `cancel` and `deinit` arrive through unspecialised code, where a stored property of a type such
+/// as `Optional<Output>` or `Optional<Downstream>` would make each of them look up type metadata. So the
+/// value is typed by the generic parameter `Slot` (an `Output?`, see ``OptionalSlot``), and the downstream
+/// lives in the `deliver` closure, formed in the specialised `receive(subscriber:)`: when the subscriber is
+/// a class (a `flatMap` side, a sink), the closure's context is that object and costs no allocation.
+/// Lock-free: `request` and `cancel` race for one atomic flag, and only the winner takes the value and
+/// `deliver`, so the value is released once delivered or cancelled.
 @usableFromInline
-final class JustSubscription: Subscription, CustomStringConvertible, @unchecked Sendable {
+final class JustSubscription<Slot: OptionalSlot>: Subscription, CustomStringConvertible, @unchecked Sendable {
     @usableFromInline
     let isDone = Atomic<Bool>(false)
-    /// Delivers (`true`) or drops (`false`) the value; taken by the winner of `isDone`.
+    /// The value; taken by the winner of `isDone`.
     @usableFromInline
     @exclusivity(unchecked)
-    var finish: ((_ delivers: Bool) -> Void)?
+    var value: Slot
+    /// Delivers the value and `.finished`; taken by the winner of `isDone`.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var deliver: ((Slot) -> Void)?
 
     @inlinable
-    init<Downstream: Subscriber>(value: Downstream.Input, downstream: Downstream) {
-        finish = { delivers in
-            guard delivers else { return }
+    init<Downstream: Subscriber>(value: Downstream.Input, downstream: Downstream)
+    where Slot.Wrapped == Downstream.Input {
+        self.value = nil
+        self.value.wrapped = value
+        deliver = { slot in
+            guard let value = slot.wrapped else { return }
             _ = downstream.receive(value)
             downstream.receive(completion: .finished)
         }
@@ -57,14 +66,21 @@ final class JustSubscription: Subscription, CustomStringConvertible, @unchecked 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         guard demand > .none, !isDone.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        finish.take()?(true)
+        var taken: Slot = nil
+        swap(&taken, &value)
+        let deliver = self.deliver
+        self.deliver = nil
+        deliver?(taken)
     }
 
     @inlinable
     func cancel() {
         guard !isDone.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let dropped = finish.take()
-        _ = dropped  // releases the value and the downstream
+        var dropped: Slot = nil
+        swap(&dropped, &value)
+        let closure = deliver
+        deliver = nil
+        _ = (dropped, closure)  // releases the value and the downstream
     }
 }
 

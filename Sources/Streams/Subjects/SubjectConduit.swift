@@ -97,7 +97,7 @@ where
     @exclusivity(unchecked)
     var pendingCompletion: Pending = nil
     @usableFromInline
-    weak var parent: SubjectCore<Output, Failure>?
+    weak let parent: SubjectCore<Output, Failure>?
     @usableFromInline
     let demand = Atomic<UInt>(0)
     /// Emitter-owned after `start`. Boxed: a delivery then retains one object, not every reference

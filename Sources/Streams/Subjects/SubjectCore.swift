@@ -157,15 +157,15 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     }
 
     /// A conduit was cancelled: it leaves (handled by the emitter, which releases its downstream).
+    ///
+    /// Runs unspecialised (from the conduit's `cancel`, reached through `any Subscription`), so the common
+    /// path touches no value of a generic type (which would look up its metadata): the rarer steps that do
+    /// are functions of their own.
     @usableFromInline
     func remove(_ conduit: ObjectIdentifier) {
         lock.lock()
         members -= 1
-        let retires = members == 0 && retiresWhenEmpty && completion == nil && !isRetired
-        if retires {
-            isRetired = true
-            replayBuffer.removeAll()
-        }
+        let retires = members == 0 && retiresWhenEmpty && retireLocked()
         if becomesEmitterWithEmptyQueue() {
             // Nothing is queued and no one is emitting: leave the list at once instead of through the queue
             // (the common, uncontended cancel). The downstream is released after unlocking.
@@ -174,11 +174,29 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
             entry?.detach()
             stopEmitting()
         } else {
-            push(.detach(conduit))
-            lock.unlock()
-            startEmitting()
+            detachQueued(conduit)
         }
         if retires { onEmpty?() }
+    }
+
+    /// `share()`: its last subscriber left. Retires the connection unless it completed or retired already.
+    /// Called with the lock held.
+    @usableFromInline
+    @inline(never)
+    func retireLocked() -> Bool {
+        guard completion == nil, !isRetired else { return false }
+        isRetired = true
+        replayBuffer.removeAll()
+        return true
+    }
+
+    /// Queues the detach of `conduit` for the emitter. Called with the lock held; releases it.
+    @usableFromInline
+    @inline(never)
+    func detachQueued(_ conduit: ObjectIdentifier) {
+        push(.detach(conduit))
+        lock.unlock()
+        startEmitting()
     }
 
     /// A `CurrentValueSubject` conduit got demand: the emitter delivers its kept value if it has one.
