@@ -247,6 +247,82 @@ import Testing
         #expect(weakInner == nil)
     }
 
+    /// A side whose source finished while being subscribed is reused for the next source; a side whose
+    /// source is still live never is. Mixed synchronous and live inners must each get their own values.
+    @Test func flatMapMixingFinishedAndLiveInnersKeepsEachInnersValuesApart() {
+        let upstream = PassthroughSubject<Int, Never>()
+        let live = (0..<3).map { _ in CombiningProbe<Int, Never>() }
+        let recorder = upstream.flatMap { index -> AnyPublisher<Int, Never> in
+            index.isMultiple(of: 2) ? Just(index * 100).eraseToAnyPublisher() : live[index / 2].eraseToAnyPublisher()
+        }.record()
+        for index in 0..<6 { upstream.send(index) }  // Justs 0, 2, 4 finish at once; 1, 3, 5 stay live
+        #expect(recorder.values == [0, 200, 400])
+        for (offset, inner) in live.enumerated() { inner.send(offset + 1) }
+        #expect(recorder.values == [0, 200, 400, 1, 2, 3])
+        upstream.send(completion: .finished)
+        #expect(!recorder.isFinished)
+        for inner in live { inner.send(completion: .finished) }
+        #expect(recorder.isFinished)
+        #expect(live.allSatisfy { $0.cancelCount == 0 })
+    }
+
+    /// A side is reused only when nothing else holds it: a source that finished but kept its subscriber
+    /// (and then breaks the contract with a late value) must not reach the source that came next.
+    @Test func flatMapNeverReusesASideItsFinishedSourceStillHolds() {
+        final class KeepingFinisher: Publisher {
+            typealias Output = Int
+            typealias Failure = Never
+            var kept: [AnySubscriber<Int, Never>] = []
+            func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+                subscriber.receive(subscription: Subscriptions.empty)
+                subscriber.receive(completion: .finished)
+                kept.append(AnySubscriber(subscriber))
+            }
+        }
+        let upstream = PassthroughSubject<Int, Never>()
+        let finisher = KeepingFinisher()
+        let live = CombiningProbe<Int, Never>()
+        let recorder = upstream.flatMap { index -> AnyPublisher<Int, Never> in
+            index == 0 ? finisher.eraseToAnyPublisher() : live.eraseToAnyPublisher()
+        }.record()
+        upstream.send(0)
+        upstream.send(1)
+        _ = finisher.kept.first?.receive(99)  // late, from the finished source: dropped
+        live.send(7)
+        #expect(recorder.values == [7])
+    }
+
+    /// The engine and a side kept for reuse refer to each other; ending the subscription must break that.
+    @Test func flatMapCancelFreesTheSubscriptionAfterFinishedInners() {
+        final class Keeper: Subscriber {
+            var subscription: (any Subscription)?
+            var values: [Int] = []
+            func receive(subscription: any Subscription) {
+                self.subscription = subscription
+                subscription.request(.unlimited)
+            }
+            func receive(_ input: Int) -> Subscribers.Demand {
+                values.append(input)
+                return .none
+            }
+            func receive(completion: Subscribers.Completion<Never>) {}
+        }
+        let upstream = PassthroughSubject<Int, Never>()
+        weak var weakSubscription: AnyObject?
+        do {
+            let keeper = Keeper()
+            upstream.flatMap { Just($0) }.subscribe(keeper)
+            upstream.send(1)
+            upstream.send(2)
+            #expect(keeper.values == [1, 2])
+            weakSubscription = keeper.subscription as AnyObject?
+            #expect(weakSubscription != nil)
+            keeper.subscription?.cancel()
+            keeper.subscription = nil
+        }
+        #expect(weakSubscription == nil)
+    }
+
     @Test func flatMapOverManyJustsCompletesWithoutDeepRecursion() {
         var count = 0
         var finished = false

@@ -85,12 +85,16 @@ extension Publishers {
                 self.maxPublishers = maxPublishers
                 self.transform = transform
                 super.init(downstream: downstream)
+                replenishes = maxPublishers != .unlimited
             }
 
             override var description: String { "FlatMap" }
 
             @inlinable
-            override func releaseResourcesLocked() { transform = nil }
+            override func releaseResourcesLocked() {
+                transform = nil
+                spareSide = nil
+            }
 
             @inlinable
             override func replenishingUpstreamLocked() -> (any Subscription)? {
@@ -115,12 +119,20 @@ extension Publishers {
             @inlinable
             func receive(_ input: Upstream.Output) -> Subscribers.Demand {
                 lock.lock()
-                guard let transform, let side = linkSideLocked() else {
+                guard let transform, var side = linkSideLocked() else {
                     lock.unlock()
                     return .none
                 }
                 lock.unlock()
                 transform(input).receive(subscriber: side)
+                // A source that finished while being subscribed may have left its side to nobody but us: keep
+                // it for the next source (only a side no one else references can be reused, and such a side
+                // is unlinked, since the live list references its sides).
+                if isKnownUniquelyReferenced(&side) {
+                    lock.lock()
+                    if !isTerminal, !side.isLive, spareSide == nil { spareSide = side }
+                    lock.unlock()
+                }
                 return .none
             }
 

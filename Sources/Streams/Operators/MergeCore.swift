@@ -78,6 +78,16 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     @usableFromInline
     @exclusivity(unchecked)
     final var pendingCompletion: Subscribers.Completion<Failure>?
+    /// flatMap with a bounded `maxPublishers`: a finished source asks the upstream for one more.
+    @usableFromInline
+    @exclusivity(unchecked)
+    final var replenishes = false
+    /// flatMap: a side whose source finished while it was being subscribed (`Just`, a sequence) and that
+    /// nothing references any more, kept for the next source: one allocation less per such source. Cleared
+    /// when the engine ends (the side refers back to the engine).
+    @usableFromInline
+    @exclusivity(unchecked)
+    final var spareSide: Side?
 
     @inlinable
     init(downstream: Downstream) {
@@ -97,7 +107,14 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     @inlinable
     final func linkSideLocked() -> Side? {
         guard !isTerminal, downstream != nil else { return nil }
-        let side = Side(core: self)
+        let side: Side
+        if let spare = spareSide {
+            spareSide = nil
+            spare.isLive = true
+            side = spare
+        } else {
+            side = Side(core: self)
+        }
         side.next = firstSide
         firstSide?.previous = side
         firstSide = side
@@ -112,7 +129,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
         side.previous = nil
         side.next = nil
         side.isLive = false
-        side.subscription = nil
+        side.clearSubscription()
     }
 
     /// Unlinks every side and returns their subscriptions (to cancel outside the lock). Lock held.
@@ -123,11 +140,11 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
         firstSide = nil
         while let current = side {
             side = current.next
-            if let subscription = current.subscription { subscriptions.append(subscription) }
+            if current.hasSubscription { subscriptions.append(current.subscription) }
             current.previous = nil
             current.next = nil
             current.isLive = false
-            current.subscription = nil
+            current.clearSubscription()
         }
         return subscriptions
     }
@@ -135,12 +152,13 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     @inlinable
     final func sideReceived(_ side: Side, subscription: any Subscription) {
         lock.lock()
-        guard side.isLive, !isTerminal, side.subscription == nil else {
+        guard side.isLive, !isTerminal, !side.hasSubscription else {
             lock.unlock()
             subscription.cancel()
             return
         }
         side.subscription = subscription
+        side.hasSubscription = true
         let initial: Subscribers.Demand = sidesUnlimited ? .unlimited : .max(1)
         lock.unlock()
         subscription.request(initial)
@@ -182,6 +200,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
         unlinkLocked(side)
         switch completion {
         case .finished:
+            guard replenishes else { return finishIfDoneLocked() }
             let replenish = replenishingUpstreamLocked()
             finishIfDoneLocked()
             replenish?.request(.max(1))
@@ -308,8 +327,15 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
                     bufferHead = 0
                 }
                 if demand != .unlimited { demand -= 1 }
+                if sidesUnlimited {
+                    lock.unlock()
+                    let more = downstream.receive(entry.value)
+                    lock.lock()
+                    addDemandLocked(more)
+                    continue
+                }
                 // A buffered side was left with no outstanding request: ask it for the next value.
-                let refill = sidesUnlimited ? nil : entry.side.subscription
+                let refill = entry.side.hasSubscription ? entry.side.subscription : nil
                 lock.unlock()
                 let more = downstream.receive(entry.value)
                 refill?.request(.max(1))
@@ -328,7 +354,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
                 wideningDue = false
                 var side = firstSide
                 while let current = side {
-                    if let subscription = current.subscription { widened.append(subscription) }
+                    if current.hasSubscription { widened.append(current.subscription) }
                     side = current.next
                 }
             }
@@ -347,9 +373,15 @@ final class MergeSide<Output, Failure: Error, Downstream: Subscriber>: Subscribe
 where Downstream.Input == Output, Downstream.Failure == Failure {
     @usableFromInline
     let core: MergeCore<Output, Failure, Downstream>
+    /// The source's subscription once it arrived (`hasSubscription`), a placeholder before and after. Not an
+    /// `Optional`: testing, copying or clearing an optional existential goes through the runtime's value
+    /// witnesses, several times per inner publisher.
     @usableFromInline
     @exclusivity(unchecked)
-    var subscription: (any Subscription)?
+    var subscription: any Subscription = NoSubscription()
+    @usableFromInline
+    @exclusivity(unchecked)
+    var hasSubscription = false
     @usableFromInline
     @exclusivity(unchecked)
     var isLive = true
@@ -363,6 +395,14 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     @inlinable
     init(core: MergeCore<Output, Failure, Downstream>) { self.core = core }
 
+    /// Releases the subscription (lock held).
+    @inlinable
+    func clearSubscription() {
+        guard hasSubscription else { return }
+        hasSubscription = false
+        subscription = NoSubscription()
+    }
+
     @inlinable
     var description: String { core.description }
 
@@ -374,4 +414,16 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) { core.sideReceived(self, completion: completion) }
+}
+
+/// The placeholder a ``MergeSide`` holds while it has no subscription: an empty value, stored inline in the
+/// existential.
+@usableFromInline
+struct NoSubscription: Subscription {
+    @inlinable
+    init() {}
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {}
+    @inlinable
+    func cancel() {}
 }
