@@ -14,6 +14,7 @@ extension Publisher {
     /// ```swift
     /// let c = name.combineLatest(age).sink { print("\($0.0) is \($0.1)") }
     /// ```
+    @inlinable
     public func combineLatest<Other: Publisher>(_ other: Other) -> Publishers.CombineLatest<Self, Other>
     where Other.Failure == Failure {
         Publishers.CombineLatest(self, other)
@@ -24,6 +25,7 @@ extension Publisher {
     /// ```swift
     /// let total = price.combineLatest(quantity) { $0 * Double($1) }
     /// ```
+    @inlinable
     public func combineLatest<Other: Publisher, T>(
         _ other: Other, _ transform: @escaping (Output, Other.Output) -> T
     ) -> Publishers.Map<Publishers.CombineLatest<Self, Other>, T> where Other.Failure == Failure {
@@ -36,6 +38,7 @@ extension Publisher {
     /// ```swift
     /// let c = r.combineLatest(g, b).sink { print($0) }
     /// ```
+    @inlinable
     public func combineLatest<B: Publisher, C: Publisher>(
         _ b: B, _ c: C
     ) -> Publishers.CombineLatest3<Self, B, C> where B.Failure == Failure, C.Failure == Failure {
@@ -47,6 +50,7 @@ extension Publisher {
     /// ```swift
     /// let color = r.combineLatest(g, b) { Color(red: $0, green: $1, blue: $2) }
     /// ```
+    @inlinable
     public func combineLatest<B: Publisher, C: Publisher, T>(
         _ b: B, _ c: C, _ transform: @escaping (Output, B.Output, C.Output) -> T
     ) -> Publishers.Map<Publishers.CombineLatest3<Self, B, C>, T> where B.Failure == Failure, C.Failure == Failure {
@@ -68,17 +72,19 @@ extension Publishers {
         public let b: B
 
         /// Combines `a` and `b`.
+        @inlinable
         public init(_ a: A, _ b: B) {
             self.a = a
             self.b = b
         }
 
         /// Attaches `subscriber`, then subscribes to `a` and `b` in that order.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let core = CombineLatestCore(slots: LatestPair<A.Output, B.Output>(), count: 2, downstream: subscriber)
             core.start()
-            core.subscribe(a, slot: \.a, index: 0)
-            core.subscribe(b, slot: \.b, index: 1)
+            core.subscribe(a, index: 0, store: { $0.a = $1 }, isEmpty: { $0.a == nil })
+            core.subscribe(b, index: 1, store: { $0.b = $1 }, isEmpty: { $0.b == nil })
         }
     }
 
@@ -98,6 +104,7 @@ extension Publishers {
         public let c: C
 
         /// Combines `a`, `b` and `c`.
+        @inlinable
         public init(_ a: A, _ b: B, _ c: C) {
             self.a = a
             self.b = b
@@ -105,37 +112,56 @@ extension Publishers {
         }
 
         /// Attaches `subscriber`, then subscribes to the sources in order.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let core = CombineLatestCore(
                 slots: LatestTriple<A.Output, B.Output, C.Output>(), count: 3, downstream: subscriber)
             core.start()
-            core.subscribe(a, slot: \.a, index: 0)
-            core.subscribe(b, slot: \.b, index: 1)
-            core.subscribe(c, slot: \.c, index: 2)
+            core.subscribe(a, index: 0, store: { $0.a = $1 }, isEmpty: { $0.a == nil })
+            core.subscribe(b, index: 1, store: { $0.b = $1 }, isEmpty: { $0.b == nil })
+            core.subscribe(c, index: 2, store: { $0.c = $1 }, isEmpty: { $0.c == nil })
         }
     }
 }
 
 /// The latest value of each source of a `combineLatest`.
+@usableFromInline
 protocol LatestSlots {
     associatedtype Output
     /// All latest values as a tuple, or `nil` while a source has not emitted.
     var combined: Output? { get }
 }
 
+@usableFromInline
 struct LatestPair<A, B>: LatestSlots {
+    @usableFromInline
     var a: A?
+    @usableFromInline
     var b: B?
+
+    @inlinable
+    init() {}
+
+    @inlinable
     var combined: (A, B)? {
         guard let a, let b else { return nil }
         return (a, b)
     }
 }
 
+@usableFromInline
 struct LatestTriple<A, B, C>: LatestSlots {
+    @usableFromInline
     var a: A?
+    @usableFromInline
     var b: B?
+    @usableFromInline
     var c: C?
+
+    @inlinable
+    init() {}
+
+    @inlinable
     var combined: (A, B, C)? {
         guard let a, let b, let c else { return nil }
         return (a, b, c)
@@ -143,68 +169,137 @@ struct LatestTriple<A, B, C>: LatestSlots {
 }
 
 /// The subscription of `combineLatest`; all state under `lock`, nothing called out under it.
+///
+/// `@inlinable` throughout, so a pipeline's `combineLatest` is specialised for its types. Each side writes
+/// its slot through a closure formed in that specialised code (not a key path, which is interpreted at
+/// run time).
+@usableFromInline
 final class CombineLatestCore<Slots: LatestSlots, Failure: Error, Downstream: Subscriber>: Subscription,
     CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == Slots.Output, Downstream.Failure == Failure {
+    @usableFromInline
     final class Side<Input>: Subscriber, CustomStringConvertible, @unchecked Sendable {
+        @usableFromInline
         let core: CombineLatestCore
-        let slot: WritableKeyPath<Slots, Input?>
+        @usableFromInline
         let index: Int
+        /// Writes this source's latest value into the slots (lock held).
+        @usableFromInline
+        let store: (inout Slots, Input) -> Void
+        /// Whether this source's slot is still empty (lock held).
+        @usableFromInline
+        let isEmpty: (Slots) -> Bool
 
-        init(core: CombineLatestCore, slot: WritableKeyPath<Slots, Input?>, index: Int) {
+        @inlinable
+        init(
+            core: CombineLatestCore, index: Int, store: @escaping (inout Slots, Input) -> Void,
+            isEmpty: @escaping (Slots) -> Bool
+        ) {
             self.core = core
-            self.slot = slot
             self.index = index
+            self.store = store
+            self.isEmpty = isEmpty
         }
 
+        @usableFromInline
         var description: String { "CombineLatest" }
 
+        @inlinable
         func receive(subscription: any Subscription) { core.sideReceived(index, subscription: subscription) }
+
+        @inlinable
         func receive(_ input: Input) -> Subscribers.Demand {
             core.sideReceived(self, value: input)
             return .none
         }
+
+        @inlinable
         func receive(completion: Subscribers.Completion<Failure>) {
             core.sideReceived(self, completion: completion)
         }
     }
 
+    @usableFromInline
     let lock = Lock()
+    @usableFromInline
+    @exclusivity(unchecked)
     var downstream: Downstream?
+    @usableFromInline
+    @exclusivity(unchecked)
     var slots: Slots
     /// Empty slots, swapped in on completion or cancel so the latest values are released at once.
+    @usableFromInline
     let emptySlots: Slots
+    @usableFromInline
+    @exclusivity(unchecked)
     var subscriptions: [(any Subscription)?]
+    @usableFromInline
+    @exclusivity(unchecked)
     var finished: [Bool]
+    /// Sources not finished yet.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var unfinishedCount: Int
+    @usableFromInline
+    @exclusivity(unchecked)
     var demand = Subscribers.Demand.none
+    @usableFromInline
+    @exclusivity(unchecked)
     var isDelivering = false
-    /// Combinations produced while the downstream had demand for them, not yet delivered.
+    /// Combinations produced while the downstream had demand for them, not yet delivered (from
+    /// `queueHead` on).
+    @usableFromInline
+    @exclusivity(unchecked)
     var queue: [Slots.Output] = []
+    @usableFromInline
+    @exclusivity(unchecked)
+    var queueHead = 0
     /// A combination is due but there was no demand: deliver `slots.combined` when demand arrives.
+    @usableFromInline
+    @exclusivity(unchecked)
     var latestPending = false
+    @usableFromInline
+    @exclusivity(unchecked)
     var isTerminal = false
+    @usableFromInline
+    @exclusivity(unchecked)
     var pendingCompletion: Subscribers.Completion<Failure>?
 
+    @inlinable
     init(slots: Slots, count: Int, downstream: Downstream) {
         self.slots = slots
         self.emptySlots = slots
         self.downstream = downstream
         subscriptions = Array(repeating: nil, count: count)
         finished = Array(repeating: false, count: count)
+        unfinishedCount = count
     }
 
+    @usableFromInline
     var description: String { "CombineLatest" }
 
+    @inlinable
     func start() { downstream?.receive(subscription: self) }
 
-    func subscribe<P: Publisher>(_ publisher: P, slot: WritableKeyPath<Slots, P.Output?>, index: Int)
-    where P.Failure == Failure {
-        guard !lock.withLock({ isTerminal }) else { return }
-        publisher.receive(subscriber: Side(core: self, slot: slot, index: index))
+    @inlinable
+    func subscribe<P: Publisher>(
+        _ publisher: P, index: Int, store: @escaping (inout Slots, P.Output) -> Void,
+        isEmpty: @escaping (Slots) -> Bool
+    ) where P.Failure == Failure {
+        lock.lock()
+        let ended = isTerminal
+        lock.unlock()
+        guard !ended else { return }
+        publisher.receive(subscriber: Side(core: self, index: index, store: store, isEmpty: isEmpty))
     }
+
+    /// Combinations waiting in `queue`.
+    @inlinable
+    var queuedCount: Int { queue.count - queueHead }
 
     // MARK: Sides
 
+    @inlinable
     func sideReceived(_ index: Int, subscription: any Subscription) {
         lock.lock()
         guard !isTerminal, subscriptions[index] == nil, !finished[index] else {
@@ -217,12 +312,13 @@ where Downstream.Input == Slots.Output, Downstream.Failure == Failure {
         subscription.request(.unlimited)
     }
 
+    @inlinable
     func sideReceived<Input>(_ side: Side<Input>, value: Input) {
         lock.lock()
         guard !isTerminal, !finished[side.index] else { return lock.unlock() }
-        slots[keyPath: side.slot] = value
+        side.store(&slots, value)
         guard let combination = slots.combined else { return lock.unlock() }
-        if !latestPending && demand > queue.count {
+        if !latestPending && demand > queuedCount {
             queue.append(combination)
         } else {
             latestPending = true
@@ -232,16 +328,18 @@ where Downstream.Input == Slots.Output, Downstream.Failure == Failure {
         drainLocked()
     }
 
+    @inlinable
     func sideReceived<Input>(_ side: Side<Input>, completion: Subscribers.Completion<Failure>) {
         lock.lock()
         guard !isTerminal, !finished[side.index] else { return lock.unlock() }
         finished[side.index] = true
+        unfinishedCount -= 1
         subscriptions[side.index] = nil
         switch completion {
         case .failure(let error):
             endLocked(.failure(error))
         case .finished:
-            if slots[keyPath: side.slot] == nil {
+            if side.isEmpty(slots) {
                 endLocked(.finished)  // this source never emitted: no combination can ever follow
             } else if isDelivering {
                 lock.unlock()
@@ -254,6 +352,7 @@ where Downstream.Input == Slots.Output, Downstream.Failure == Failure {
 
     // MARK: Downstream
 
+    @inlinable
     func request(_ more: Subscribers.Demand) {
         guard more > .none else { return }
         lock.lock()
@@ -264,18 +363,17 @@ where Downstream.Input == Slots.Output, Downstream.Failure == Failure {
         drainLocked()
     }
 
+    @inlinable
     func cancel() {
         lock.lock()
         guard downstream != nil || !isTerminal else { return lock.unlock() }
         isTerminal = true
-        let released = (downstream, queue, slots)
+        let released = (downstream, takeQueueLocked(), slots)
         downstream = nil
         slots = emptySlots
-        queue = []
         latestPending = false
         pendingCompletion = nil
-        let upstreams = subscriptions
-        subscriptions = subscriptions.map { _ in nil }
+        let upstreams = takeSubscriptionsLocked()
         lock.unlock()
         for subscription in upstreams { subscription?.cancel() }
         _ = released
@@ -283,17 +381,33 @@ where Downstream.Input == Slots.Output, Downstream.Failure == Failure {
 
     // MARK: Engine
 
+    /// Empties the queue and returns what it held (to release outside the lock). Lock held.
+    @inlinable
+    func takeQueueLocked() -> [Slots.Output] {
+        let taken = queue
+        queue = []
+        queueHead = 0
+        return taken
+    }
+
+    /// Clears the stored subscriptions and returns them (to cancel outside the lock). Lock held.
+    @inlinable
+    func takeSubscriptionsLocked() -> [(any Subscription)?] {
+        let taken = subscriptions
+        for index in subscriptions.indices { subscriptions[index] = nil }
+        return taken
+    }
+
     /// Ends now with `completion` (dropping undelivered combinations) and cancels the sources still
     /// live. Lock held on entry, released on return.
+    @inlinable
     func endLocked(_ completion: Subscribers.Completion<Failure>) {
         guard !isTerminal, downstream != nil else { return lock.unlock() }
         isTerminal = true
         pendingCompletion = completion
-        let dropped = queue
-        queue = []
+        let dropped = takeQueueLocked()
         latestPending = false
-        let upstreams = subscriptions
-        subscriptions = subscriptions.map { _ in nil }
+        let upstreams = takeSubscriptionsLocked()
         let delivers = !isDelivering
         isDelivering = true
         lock.unlock()
@@ -306,6 +420,7 @@ where Downstream.Input == Slots.Output, Downstream.Failure == Failure {
     }
 
     /// The deliverer's loop (lock held, `isDelivering` set; returns with the lock released).
+    @inlinable
     func drainLocked() {
         while true {
             if let completion = pendingCompletion {
@@ -325,8 +440,13 @@ where Downstream.Input == Slots.Output, Downstream.Failure == Failure {
             }
             if demand > .none {
                 var next: Slots.Output?
-                if !queue.isEmpty {
-                    next = queue.removeFirst()
+                if queueHead < queue.count {
+                    next = queue[queueHead]
+                    queueHead += 1
+                    if queueHead == queue.count {
+                        queue.removeAll(keepingCapacity: queue.count <= 64)
+                        queueHead = 0
+                    }
                 } else if latestPending {
                     latestPending = false
                     next = slots.combined
@@ -340,7 +460,7 @@ where Downstream.Input == Slots.Output, Downstream.Failure == Failure {
                     continue
                 }
             }
-            if !isTerminal && queue.isEmpty && !latestPending && !finished.contains(false) {
+            if !isTerminal && queueHead == queue.count && !latestPending && unfinishedCount == 0 {
                 isTerminal = true
                 pendingCompletion = .finished
                 continue
