@@ -12,6 +12,7 @@ extension Publisher {
     /// ```swift
     /// let c = [1, 2, 3].publisher.zip(["a", "b"].publisher).sink { print($0) }   // (1, "a") (2, "b")
     /// ```
+    @inlinable
     public func zip<Other: Publisher>(_ other: Other) -> Publishers.Zip<Self, Other> where Other.Failure == Failure {
         Publishers.Zip(self, other)
     }
@@ -21,6 +22,7 @@ extension Publisher {
     /// ```swift
     /// let sums = a.zip(b) { $0 + $1 }
     /// ```
+    @inlinable
     public func zip<Other: Publisher, T>(
         _ other: Other, _ transform: @escaping (Output, Other.Output) -> T
     ) -> Publishers.Map<Publishers.Zip<Self, Other>, T> where Other.Failure == Failure {
@@ -32,6 +34,7 @@ extension Publisher {
     /// ```swift
     /// let c = a.zip(b, c).sink { print($0) }
     /// ```
+    @inlinable
     public func zip<B: Publisher, C: Publisher>(
         _ b: B, _ c: C
     ) -> Publishers.Zip3<Self, B, C> where B.Failure == Failure, C.Failure == Failure {
@@ -43,6 +46,7 @@ extension Publisher {
     /// ```swift
     /// let sums = a.zip(b, c) { $0 + $1 + $2 }
     /// ```
+    @inlinable
     public func zip<B: Publisher, C: Publisher, T>(
         _ b: B, _ c: C, _ transform: @escaping (Output, B.Output, C.Output) -> T
     ) -> Publishers.Map<Publishers.Zip3<Self, B, C>, T> where B.Failure == Failure, C.Failure == Failure {
@@ -64,17 +68,19 @@ extension Publishers {
         public let b: B
 
         /// Zips `a` and `b`.
+        @inlinable
         public init(_ a: A, _ b: B) {
             self.a = a
             self.b = b
         }
 
         /// Attaches `subscriber`, then subscribes to `a` and `b` in that order.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let core = ZipCore(buffers: ZipPair<A.Output, B.Output>(), count: 2, downstream: subscriber)
             core.start()
-            core.subscribe(a, buffer: \.a, index: 0)
-            core.subscribe(b, buffer: \.b, index: 1)
+            core.subscribe(a, index: 0) { $0.a.push($1) }
+            core.subscribe(b, index: 1) { $0.b.push($1) }
         }
     }
 
@@ -94,6 +100,7 @@ extension Publishers {
         public let c: C
 
         /// Zips `a`, `b` and `c`.
+        @inlinable
         public init(_ a: A, _ b: B, _ c: C) {
             self.a = a
             self.b = b
@@ -101,27 +108,37 @@ extension Publishers {
         }
 
         /// Attaches `subscriber`, then subscribes to the sources in order.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let core = ZipCore(
                 buffers: ZipTriple<A.Output, B.Output, C.Output>(), count: 3, downstream: subscriber)
             core.start()
-            core.subscribe(a, buffer: \.a, index: 0)
-            core.subscribe(b, buffer: \.b, index: 1)
-            core.subscribe(c, buffer: \.c, index: 2)
+            core.subscribe(a, index: 0) { $0.a.push($1) }
+            core.subscribe(b, index: 1) { $0.b.push($1) }
+            core.subscribe(c, index: 2) { $0.c.push($1) }
         }
     }
 }
 
 /// A first-in first-out buffer that pops in O(1).
+@usableFromInline
 struct ZipQueue<Element> {
-    private var items: [Element] = []
-    private var head = 0
+    @usableFromInline
+    var items: [Element] = []
+    @usableFromInline
+    var head = 0
 
+    @inlinable
+    init() {}
+
+    @inlinable
     var isEmpty: Bool { head == items.count }
 
+    @inlinable
     mutating func push(_ element: Element) { items.append(element) }
 
     /// Removes the first element; the caller checked `isEmpty`.
+    @inlinable
     mutating func pop() -> Element {
         let element = items[head]
         head += 1
@@ -137,6 +154,7 @@ struct ZipQueue<Element> {
 }
 
 /// The waiting values of each source of a `zip`.
+@usableFromInline
 protocol ZipBuffers {
     associatedtype Output
     /// Whether source `index` has no waiting value.
@@ -145,20 +163,38 @@ protocol ZipBuffers {
     mutating func popTuple() -> Output?
 }
 
+@usableFromInline
 struct ZipPair<A, B>: ZipBuffers {
+    @usableFromInline
     var a = ZipQueue<A>()
+    @usableFromInline
     var b = ZipQueue<B>()
+
+    @inlinable
+    init() {}
+
+    @inlinable
     func isEmpty(at index: Int) -> Bool { index == 0 ? a.isEmpty : b.isEmpty }
+    @inlinable
     mutating func popTuple() -> (A, B)? {
         guard !a.isEmpty, !b.isEmpty else { return nil }
         return (a.pop(), b.pop())
     }
 }
 
+@usableFromInline
 struct ZipTriple<A, B, C>: ZipBuffers {
+    @usableFromInline
     var a = ZipQueue<A>()
+    @usableFromInline
     var b = ZipQueue<B>()
+    @usableFromInline
     var c = ZipQueue<C>()
+
+    @inlinable
+    init() {}
+
+    @inlinable
     func isEmpty(at index: Int) -> Bool {
         switch index {
         case 0: return a.isEmpty
@@ -166,6 +202,7 @@ struct ZipTriple<A, B, C>: ZipBuffers {
         default: return c.isEmpty
         }
     }
+    @inlinable
     mutating func popTuple() -> (A, B, C)? {
         guard !a.isEmpty, !b.isEmpty, !c.isEmpty else { return nil }
         return (a.pop(), b.pop(), c.pop())
@@ -173,45 +210,78 @@ struct ZipTriple<A, B, C>: ZipBuffers {
 }
 
 /// The subscription of `zip`; all state under `lock`, nothing called out under it.
+///
+/// `@inlinable` throughout, so a pipeline's `zip` is specialised for its types; each side appends to its
+/// buffer through a closure formed in that specialised code (not a key path, interpreted at run time).
+@usableFromInline
 final class ZipCore<Buffers: ZipBuffers, Failure: Error, Downstream: Subscriber>: Subscription,
     CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == Buffers.Output, Downstream.Failure == Failure {
+    @usableFromInline
     final class Side<Input>: Subscriber, CustomStringConvertible, @unchecked Sendable {
+        @usableFromInline
         let core: ZipCore
-        let buffer: WritableKeyPath<Buffers, ZipQueue<Input>>
+        @usableFromInline
         let index: Int
+        /// Appends a value of this source to its buffer (lock held).
+        @usableFromInline
+        let push: (inout Buffers, Input) -> Void
 
-        init(core: ZipCore, buffer: WritableKeyPath<Buffers, ZipQueue<Input>>, index: Int) {
+        @inlinable
+        init(core: ZipCore, index: Int, push: @escaping (inout Buffers, Input) -> Void) {
             self.core = core
-            self.buffer = buffer
             self.index = index
+            self.push = push
         }
 
+        @usableFromInline
         var description: String { "Zip" }
 
+        @inlinable
         func receive(subscription: any Subscription) { core.sideReceived(index, subscription: subscription) }
+        @inlinable
         func receive(_ input: Input) -> Subscribers.Demand {
             core.sideReceived(self, value: input)
             return .none
         }
+        @inlinable
         func receive(completion: Subscribers.Completion<Failure>) {
             core.sideReceived(index, completion: completion)
         }
     }
 
+    @usableFromInline
     let lock = Lock()
+    @usableFromInline
+    @exclusivity(unchecked)
     var downstream: Downstream?
+    @usableFromInline
+    @exclusivity(unchecked)
     var buffers: Buffers
     /// Empty buffers, swapped in on completion or cancel so buffered values are released at once.
+    @usableFromInline
     let emptyBuffers: Buffers
+    @usableFromInline
+    @exclusivity(unchecked)
     var subscriptions: [(any Subscription)?]
+    @usableFromInline
+    @exclusivity(unchecked)
     var finished: [Bool]
     /// The downstream's outstanding demand; each source has been asked for the same amount.
+    @usableFromInline
+    @exclusivity(unchecked)
     var demand = Subscribers.Demand.none
+    @usableFromInline
+    @exclusivity(unchecked)
     var isDelivering = false
+    @usableFromInline
+    @exclusivity(unchecked)
     var isTerminal = false
+    @usableFromInline
+    @exclusivity(unchecked)
     var pendingCompletion: Subscribers.Completion<Failure>?
 
+    @inlinable
     init(buffers: Buffers, count: Int, downstream: Downstream) {
         self.buffers = buffers
         self.emptyBuffers = buffers
@@ -220,18 +290,25 @@ where Downstream.Input == Buffers.Output, Downstream.Failure == Failure {
         finished = Array(repeating: false, count: count)
     }
 
+    @usableFromInline
     var description: String { "Zip" }
 
+    @inlinable
     func start() { downstream?.receive(subscription: self) }
 
-    func subscribe<P: Publisher>(_ publisher: P, buffer: WritableKeyPath<Buffers, ZipQueue<P.Output>>, index: Int)
+    @inlinable
+    func subscribe<P: Publisher>(_ publisher: P, index: Int, push: @escaping (inout Buffers, P.Output) -> Void)
     where P.Failure == Failure {
-        guard !lock.withLock({ isTerminal }) else { return }
-        publisher.receive(subscriber: Side(core: self, buffer: buffer, index: index))
+        lock.lock()
+        let ended = isTerminal
+        lock.unlock()
+        guard !ended else { return }
+        publisher.receive(subscriber: Side(core: self, index: index, push: push))
     }
 
     // MARK: Sides
 
+    @inlinable
     func sideReceived(_ index: Int, subscription: any Subscription) {
         lock.lock()
         guard !isTerminal, subscriptions[index] == nil, !finished[index] else {
@@ -245,15 +322,17 @@ where Downstream.Input == Buffers.Output, Downstream.Failure == Failure {
         if initial > .none { subscription.request(initial) }
     }
 
+    @inlinable
     func sideReceived<Input>(_ side: Side<Input>, value: Input) {
         lock.lock()
         guard !isTerminal, !finished[side.index] else { return lock.unlock() }
-        buffers[keyPath: side.buffer].push(value)
+        side.push(&buffers, value)
         if isDelivering { return lock.unlock() }
         isDelivering = true
         drainLocked()
     }
 
+    @inlinable
     func sideReceived(_ index: Int, completion: Subscribers.Completion<Failure>) {
         lock.lock()
         guard !isTerminal, !finished[index] else { return lock.unlock() }
@@ -271,6 +350,7 @@ where Downstream.Input == Buffers.Output, Downstream.Failure == Failure {
 
     // MARK: Downstream
 
+    @inlinable
     func request(_ more: Subscribers.Demand) {
         guard more > .none else { return }
         lock.lock()
@@ -286,6 +366,7 @@ where Downstream.Input == Buffers.Output, Downstream.Failure == Failure {
         for subscription in upstreams { subscription?.request(more) }
     }
 
+    @inlinable
     func cancel() {
         lock.lock()
         guard downstream != nil || !isTerminal else { return lock.unlock() }
@@ -304,12 +385,19 @@ where Downstream.Input == Buffers.Output, Downstream.Failure == Failure {
     // MARK: Engine
 
     /// Whether no more tuples are possible: a source finished with nothing left to pair. Lock held.
+    @inlinable
     var isExhaustedLocked: Bool {
-        finished.indices.contains { finished[$0] && buffers.isEmpty(at: $0) }
+        var index = 0
+        while index < finished.count {
+            if finished[index] && buffers.isEmpty(at: index) { return true }
+            index += 1
+        }
+        return false
     }
 
     /// Ends now with `completion` and cancels the sources still live. Lock held on entry, released on
     /// return.
+    @inlinable
     func endLocked(_ completion: Subscribers.Completion<Failure>) {
         guard !isTerminal, downstream != nil else { return lock.unlock() }
         isTerminal = true
@@ -327,6 +415,7 @@ where Downstream.Input == Buffers.Output, Downstream.Failure == Failure {
     }
 
     /// The deliverer's loop (lock held, `isDelivering` set; returns with the lock released).
+    @inlinable
     func drainLocked() {
         while true {
             if let completion = pendingCompletion {
