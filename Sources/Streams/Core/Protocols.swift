@@ -104,3 +104,16 @@ final class EmptySubscription: Subscription, Sendable, CustomStringConvertible {
     @usableFromInline
     var description: String { "Empty" }
 }
+
+/// The placeholder a subscriber (a ``MergeSide``, a `Sink`) holds while it has no subscription: an empty value,
+/// stored inline in the existential. Holding it rather than an optional existential keeps the runtime's
+/// value witnesses off the paths that test and clear the field.
+@usableFromInline
+struct NoSubscription: Subscription {
+    @inlinable
+    init() {}
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {}
+    @inlinable
+    func cancel() {}
+}

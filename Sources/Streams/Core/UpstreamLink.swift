@@ -35,6 +35,14 @@ package struct UpstreamLink: Sendable {
     /// already stored or the link has ended. Demand requested before it arrived is forwarded now.
     @inlinable
     package func attach(_ subscription: any Subscription) -> Bool {
+        attach(subscription, whileLocked: {})
+    }
+
+    /// ``attach(_:)``, running `body` in the same critical section when the subscription is stored: an
+    /// operator that guards its own state with this link's mutex reads it there, one lock pair less.
+    /// `body` must not call out.
+    @inlinable
+    func attach(_ subscription: any Subscription, whileLocked body: () -> Void) -> Bool {
         lock.lock()
         guard case .waiting(let pending) = state else {
             lock.unlock()
@@ -42,6 +50,7 @@ package struct UpstreamLink: Sendable {
             return false
         }
         state = .subscribed(subscription)
+        body()
         lock.unlock()
         if pending > .none { subscription.request(pending) }
         return true
@@ -84,9 +93,18 @@ package struct UpstreamLink: Sendable {
     /// and cancels upstream. Returns `true` only if the link was still live.
     @inlinable
     package func finishAndCancel() -> Bool {
+        finishAndCancel(whileLocked: {})
+    }
+
+    /// ``finishAndCancel()``, running `body` in the same critical section (whether or not the link was
+    /// live): an operator that guards its own state with this link's mutex releases it there, one lock pair
+    /// less. `body` must not call out.
+    @inlinable
+    func finishAndCancel(whileLocked body: () -> Void) -> Bool {
         lock.lock()
         var previous = State.terminal
         swap(&previous, &state)  // moved out, not copied: no existential copy and destroy
+        body()
         lock.unlock()
         switch previous {
         case .subscribed(let subscription):

@@ -415,15 +415,3 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) { core.sideReceived(self, completion: completion) }
 }
-
-/// The placeholder a ``MergeSide`` holds while it has no subscription: an empty value, stored inline in the
-/// existential.
-@usableFromInline
-struct NoSubscription: Subscription {
-    @inlinable
-    init() {}
-    @inlinable
-    func request(_ demand: Subscribers.Demand) {}
-    @inlinable
-    func cancel() {}
-}

@@ -101,10 +101,8 @@ where Previous.Wrapped == Downstream.Input, Slot.Wrapped == Downstream {
 
     @inlinable
     func receive(subscription: any Subscription) {
-        guard link.attach(subscription) else { return }
-        lock.lock()
-        let downstream = self.downstream.wrapped
-        lock.unlock()
+        var downstream: Downstream?
+        guard link.attach(subscription, whileLocked: { downstream = self.downstream.wrapped }) else { return }
         downstream?.receive(subscription: self)
     }
 
@@ -136,8 +134,16 @@ where Previous.Wrapped == Downstream.Input, Slot.Wrapped == Downstream {
 
     @inlinable
     func cancel() {
-        link.cancel()
-        _ = release()
+        // One critical section ends the link and takes the subscriber and the closure; they are released
+        // after it, once the upstream is cancelled. Runs unspecialised: see `release()`.
+        var released: Slot = nil
+        var closure = Optional<(Input, Input) -> Bool>.none
+        _ = link.finishAndCancel {
+            swap(&released, &downstream)
+            closure = predicate
+            predicate = nil
+        }
+        _ = (released, closure)
     }
 
     /// Takes the subscriber and releases the predicate (outside the lock). Runs unspecialised when called

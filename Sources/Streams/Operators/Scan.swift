@@ -141,10 +141,8 @@ where Slot.Wrapped == Downstream {
 
     @inlinable
     func receive(subscription: any Subscription) {
-        guard link.attach(subscription) else { return }
-        lock.lock()
-        let downstream = self.downstream.wrapped
-        lock.unlock()
+        var downstream: Downstream?
+        guard link.attach(subscription, whileLocked: { downstream = self.downstream.wrapped }) else { return }
         downstream?.receive(subscription: self)
     }
 
@@ -176,8 +174,16 @@ where Slot.Wrapped == Downstream {
 
     @inlinable
     func cancel() {
-        link.cancel()
-        _ = release()
+        // One critical section ends the link and takes the subscriber and the closure; they are released
+        // after it, once the upstream is cancelled. Runs unspecialised: see `release()`.
+        var released: Slot = nil
+        var closure = Optional<(Output, Input) -> Output>.none
+        _ = link.finishAndCancel {
+            swap(&released, &downstream)
+            closure = nextPartialResult
+            nextPartialResult = nil
+        }
+        _ = (released, closure)
     }
 
     /// Takes the subscriber and releases the closure (outside the lock). Runs unspecialised when called

@@ -20,10 +20,10 @@ extension Subscribers {
         let status = Atomic<UInt8>(Status.waiting)
 
         /// The upstream subscription: written only while `subscribing`, taken only by the thread that ends
-        /// the sink from `subscribed`.
+        /// the sink from `subscribed`. A placeholder before and after (see `NoSubscription`).
         @usableFromInline
         @exclusivity(unchecked)
-        var upstream: (any Subscription)?
+        var upstream: any Subscription = NoSubscription()
 
         /// The value and completion handlers; touched only by upstream's (serial) calls and released by the
         /// completion. Boxed so that a value is handed over without retaining anything: the completion
@@ -61,7 +61,7 @@ extension Subscribers {
                 expected: Status.subscribing, desired: Status.subscribed, ordering: .releasing)
             guard stored else {
                 // Cancelled while storing: the canceller left `upstream` to us.
-                upstream = nil
+                upstream = NoSubscription()
                 subscription.cancel()
                 return
             }
@@ -85,7 +85,7 @@ extension Subscribers {
             let released = handlers
             handlers = nil
             guard previous != Status.terminal else { return }
-            if previous == Status.subscribed { upstream = nil }
+            if previous == Status.subscribed { upstream = NoSubscription() }
             released?.receiveCompletion(completion)
         }
 
@@ -102,8 +102,8 @@ extension Subscribers {
                 return
             }
             let subscription = upstream
-            upstream = nil
-            subscription?.cancel()
+            upstream = NoSubscription()
+            subscription.cancel()
         }
 
         /// `Sink`.
