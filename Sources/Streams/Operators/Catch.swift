@@ -11,6 +11,7 @@ extension Publisher {
     /// ```swift
     /// let p = remote.fetch().catch { _ in local.fetch() }
     /// ```
+    @inlinable
     public func `catch`<P: Publisher>(_ handler: @escaping (Failure) -> P) -> Publishers.Catch<Self, P>
     where P.Output == Output {
         Publishers.Catch(upstream: self, handler: handler)
@@ -32,12 +33,14 @@ extension Publishers {
         public let handler: (Upstream.Failure) -> NewPublisher
 
         /// Creates the operator.
+        @inlinable
         public init(upstream: Upstream, handler: @escaping (Upstream.Failure) -> NewPublisher) {
             self.upstream = upstream
             self.handler = handler
         }
 
         /// Attaches `subscriber`.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let handoff = UpstreamHandoff(downstream: subscriber, next: handler, name: "Catch")
             upstream.receive(subscriber: CatchFirstLeg<Upstream, NewPublisher, S>(handoff: handoff))
@@ -46,22 +49,34 @@ extension Publishers {
 }
 
 /// Feeds the original upstream into the handoff; on failure, subscribes to the handler's publisher.
-private struct CatchFirstLeg<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber,
+@usableFromInline
+struct CatchFirstLeg<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber,
     CustomStringConvertible
 where
     Downstream.Input == Upstream.Output, Downstream.Failure == NewPublisher.Failure,
     NewPublisher.Output == Upstream.Output
 {
+    @usableFromInline
     typealias Input = Upstream.Output
+    @usableFromInline
     typealias Failure = Upstream.Failure
+    @usableFromInline
     typealias Handler = (Upstream.Failure) -> NewPublisher
 
+    @usableFromInline
     let handoff: UpstreamHandoff<Downstream, Handler>
 
+    @inlinable
+    init(handoff: UpstreamHandoff<Downstream, Handler>) { self.handoff = handoff }
+
+    @usableFromInline
     var description: String { handoff.description }
 
+    @inlinable
     func receive(subscription: any Subscription) { handoff.attach(subscription, from: .first) }
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand { handoff.receive(input, from: .first) }
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         switch completion {
         case .finished:

@@ -8,6 +8,7 @@ extension Publisher {
     /// ```swift
     /// let c = [1, 2, 3].publisher.dropFirst().sink { print($0) }   // 2 3
     /// ```
+    @inlinable
     public func dropFirst(_ count: Int = 1) -> Publishers.Drop<Self> {
         precondition(count >= 0, "dropFirst(_:): count must not be negative")
         return Publishers.Drop(upstream: self, count: count)
@@ -28,6 +29,7 @@ extension Publishers {
         public let count: Int
 
         /// Creates the operator. `count` must not be negative.
+        @inlinable
         public init(upstream: Upstream, count: Int) {
             precondition(count >= 0, "dropFirst(_:): count must not be negative")
             self.upstream = upstream
@@ -35,30 +37,43 @@ extension Publishers {
         }
 
         /// Attaches `subscriber`.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: DropInner(downstream: subscriber, count: count))
         }
     }
 }
 
-private final class DropInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+@usableFromInline
+final class DropInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     @unchecked Sendable
 {
+    @usableFromInline
     typealias Input = Downstream.Input
+    @usableFromInline
     typealias Failure = Downstream.Failure
 
-    private let link = UpstreamLink()
-    private let lock = Lock()
-    private var downstream: Downstream?
-    private var remaining: Int
+    @usableFromInline
+    let link = UpstreamLink()
+    @usableFromInline
+    let lock = Lock()
+    @usableFromInline
+    @exclusivity(unchecked)
+    var downstream: Downstream?
+    @usableFromInline
+    @exclusivity(unchecked)
+    var remaining: Int
 
+    @inlinable
     init(downstream: Downstream, count: Int) {
         self.downstream = downstream
         self.remaining = count
     }
 
+    @usableFromInline
     var description: String { "Drop" }
 
+    @inlinable
     func receive(subscription: any Subscription) {
         guard link.attach(subscription) else { return }
         lock.lock()
@@ -67,6 +82,7 @@ private final class DropInner<Downstream: Subscriber>: Subscriber, Subscription,
         downstream?.receive(subscription: self)
     }
 
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
         guard let downstream else {
@@ -82,19 +98,23 @@ private final class DropInner<Downstream: Subscriber>: Subscriber, Subscription,
         return downstream.receive(input)
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         guard link.finish() else { return }
         release()?.receive(completion: completion)
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) { link.request(demand) }
 
+    @inlinable
     func cancel() {
         link.cancel()
         _ = release()
     }
 
-    private func release() -> Downstream? {
+    @inlinable
+    func release() -> Downstream? {
         lock.lock()
         let released = downstream
         downstream = nil

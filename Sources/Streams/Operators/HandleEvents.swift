@@ -13,6 +13,7 @@ extension Publisher {
     /// ```swift
     /// let p = fetch().handleEvents(receiveOutput: { log("got \($0)") }, receiveCancel: { log("cancelled") })
     /// ```
+    @inlinable
     public func handleEvents(
         receiveSubscription: ((any Subscription) -> Void)? = nil,
         receiveOutput: ((Output) -> Void)? = nil,
@@ -49,6 +50,7 @@ extension Publishers {
         public var receiveRequest: ((Subscribers.Demand) -> Void)?
 
         /// Creates the operator.
+        @inlinable
         public init(
             upstream: Upstream,
             receiveSubscription: ((any Subscription) -> Void)? = nil,
@@ -66,6 +68,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber`.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let handlers = HandleEventsHandlers<Output, Failure>(
                 receiveSubscription: receiveSubscription, receiveOutput: receiveOutput,
@@ -75,33 +78,67 @@ extension Publishers {
     }
 }
 
-private struct HandleEventsHandlers<Output, Failure: Error> {
+@usableFromInline
+struct HandleEventsHandlers<Output, Failure: Error> {
+    @usableFromInline
     var receiveSubscription: ((any Subscription) -> Void)?
+    @usableFromInline
     var receiveOutput: ((Output) -> Void)?
+    @usableFromInline
     var receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
+    @usableFromInline
     var receiveCancel: (() -> Void)?
+    @usableFromInline
     var receiveRequest: ((Subscribers.Demand) -> Void)?
+
+    @inlinable
+    init(
+        receiveSubscription: ((any Subscription) -> Void)?,
+        receiveOutput: ((Output) -> Void)?,
+        receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?,
+        receiveCancel: (() -> Void)?,
+        receiveRequest: ((Subscribers.Demand) -> Void)?
+    ) {
+        self.receiveSubscription = receiveSubscription
+        self.receiveOutput = receiveOutput
+        self.receiveCompletion = receiveCompletion
+        self.receiveCancel = receiveCancel
+        self.receiveRequest = receiveRequest
+    }
 }
 
-private final class HandleEventsInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+@usableFromInline
+final class HandleEventsInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     @unchecked Sendable
 {
+    @usableFromInline
     typealias Input = Downstream.Input
+    @usableFromInline
     typealias Failure = Downstream.Failure
+    @usableFromInline
     typealias Handlers = HandleEventsHandlers<Input, Failure>
 
-    private let link = UpstreamLink()
-    private let lock = Lock()
-    private var downstream: Downstream?
-    private var handlers: Handlers?
+    @usableFromInline
+    let link = UpstreamLink()
+    @usableFromInline
+    let lock = Lock()
+    @usableFromInline
+    @exclusivity(unchecked)
+    var downstream: Downstream?
+    @usableFromInline
+    @exclusivity(unchecked)
+    var handlers: Handlers?
 
+    @inlinable
     init(downstream: Downstream, handlers: Handlers) {
         self.downstream = downstream
         self.handlers = handlers
     }
 
+    @usableFromInline
     var description: String { "HandleEvents" }
 
+    @inlinable
     func receive(subscription: any Subscription) {
         guard link.attach(subscription) else { return }
         lock.lock()
@@ -111,6 +148,7 @@ private final class HandleEventsInner<Downstream: Subscriber>: Subscriber, Subsc
         downstream?.receive(subscription: self)
     }
 
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
         guard let downstream else {
@@ -123,6 +161,7 @@ private final class HandleEventsInner<Downstream: Subscriber>: Subscriber, Subsc
         return downstream.receive(input)
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         guard link.finish() else { return }
         guard let (downstream, handlers) = release() else { return }
@@ -130,6 +169,7 @@ private final class HandleEventsInner<Downstream: Subscriber>: Subscriber, Subsc
         downstream.receive(completion: completion)
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
         lock.lock()
         let handler = handlers?.receiveRequest
@@ -138,13 +178,15 @@ private final class HandleEventsInner<Downstream: Subscriber>: Subscriber, Subsc
         link.request(demand)
     }
 
+    @inlinable
     func cancel() {
         guard let (_, handlers) = release() else { return }
         handlers?.receiveCancel?()
         link.cancel()
     }
 
-    private func release() -> (Downstream, Handlers?)? {
+    @inlinable
+    func release() -> (Downstream, Handlers?)? {
         lock.lock()
         let released = (downstream, handlers)
         downstream = nil

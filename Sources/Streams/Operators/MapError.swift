@@ -6,6 +6,7 @@ extension Publisher {
     /// ```swift
     /// let p = fetch().mapError { AppError.network($0) }
     /// ```
+    @inlinable
     public func mapError<E: Error>(_ transform: @escaping (Failure) -> E) -> Publishers.MapError<Self, E> {
         Publishers.MapError(upstream: self, transform: transform)
     }
@@ -19,6 +20,7 @@ extension Publisher where Failure == Never {
     /// ```swift
     /// let p = Just(1).setFailureType(to: MyError.self)   // AnyPublisher<Int, MyError>-compatible
     /// ```
+    @inlinable
     public func setFailureType<E: Error>(to failureType: E.Type) -> Publishers.SetFailureType<Self, E> {
         Publishers.SetFailureType(upstream: self)
     }
@@ -36,12 +38,14 @@ extension Publishers {
         public let transform: (Upstream.Failure) -> Failure
 
         /// Creates the operator.
+        @inlinable
         public init(upstream: Upstream, transform: @escaping (Upstream.Failure) -> Failure) {
             self.upstream = upstream
             self.transform = transform
         }
 
         /// Attaches `subscriber` through the failure transformation.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: MapErrorInner<Upstream, S>(downstream: subscriber, transform: transform))
         }
@@ -56,14 +60,17 @@ extension Publishers {
         public let upstream: Upstream
 
         /// Creates the operator.
+        @inlinable
         public init(upstream: Upstream) { self.upstream = upstream }
 
         /// Attaches `subscriber`; it can only ever receive `.finished`.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: SetFailureTypeInner<Upstream, S>(downstream: subscriber))
         }
 
         /// Re-types again, to another failure type.
+        @inlinable
         public func setFailureType<E: Error>(to failureType: E.Type) -> Publishers.SetFailureType<Upstream, E> {
             Publishers.SetFailureType(upstream: upstream)
         }
@@ -71,34 +78,60 @@ extension Publishers {
 }
 
 /// Forwards everything, transforming the failure. Stateless: the upstream's subscription is passed on.
-private struct MapErrorInner<Upstream: Publisher, Downstream: Subscriber>: Subscriber, CustomStringConvertible
+@usableFromInline
+struct MapErrorInner<Upstream: Publisher, Downstream: Subscriber>: Subscriber, CustomStringConvertible
 where Downstream.Input == Upstream.Output {
+    @usableFromInline
     typealias Input = Upstream.Output
+    @usableFromInline
     typealias Failure = Upstream.Failure
 
+    @usableFromInline
     let downstream: Downstream
+    @usableFromInline
     let transform: (Upstream.Failure) -> Downstream.Failure
 
+    @inlinable
+    init(downstream: Downstream, transform: @escaping (Upstream.Failure) -> Downstream.Failure) {
+        self.downstream = downstream
+        self.transform = transform
+    }
+
+    @usableFromInline
     var description: String { "MapError" }
 
+    @inlinable
     func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand { downstream.receive(input) }
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         downstream.receive(completion: completion.mapError(transform))
     }
 }
 
 /// Forwards everything; a `Never`-failing upstream can only finish. Stateless.
-private struct SetFailureTypeInner<Upstream: Publisher, Downstream: Subscriber>: Subscriber, CustomStringConvertible
+@usableFromInline
+struct SetFailureTypeInner<Upstream: Publisher, Downstream: Subscriber>: Subscriber, CustomStringConvertible
 where Downstream.Input == Upstream.Output, Upstream.Failure == Never {
+    @usableFromInline
     typealias Input = Upstream.Output
+    @usableFromInline
     typealias Failure = Never
 
+    @usableFromInline
     let downstream: Downstream
 
+    @inlinable
+    init(downstream: Downstream) { self.downstream = downstream }
+
+    @usableFromInline
     var description: String { "SetFailureType" }
 
+    @inlinable
     func receive(subscription: any Subscription) { downstream.receive(subscription: subscription) }
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand { downstream.receive(input) }
+    @inlinable
     func receive(completion: Subscribers.Completion<Never>) { downstream.receive(completion: .finished) }
 }

@@ -11,6 +11,7 @@ extension Publisher {
     /// ```swift
     /// let c = subject.prefix(2).sink { print($0) }   // the first two values, then finished
     /// ```
+    @inlinable
     public func prefix(_ maxLength: Int) -> Publishers.Prefix<Self> {
         precondition(maxLength >= 0, "prefix(_:): maxLength must not be negative")
         return Publishers.Prefix(upstream: self, maxLength: maxLength)
@@ -25,6 +26,7 @@ extension Publisher {
     /// ```swift
     /// let c = [3, 4].publisher.first().sink { print($0) }   // 3
     /// ```
+    @inlinable
     public func first() -> Publishers.First<Self> {
         Publishers.First(upstream: self)
     }
@@ -37,6 +39,7 @@ extension Publisher {
     /// ```swift
     /// let c = (1...9).publisher.first { $0 > 4 }.sink { print($0) }   // 5
     /// ```
+    @inlinable
     public func first(where predicate: @escaping (Output) -> Bool) -> Publishers.FirstWhere<Self> {
         Publishers.FirstWhere(upstream: self, predicate: predicate)
     }
@@ -56,6 +59,7 @@ extension Publishers {
         public let maxLength: Int
 
         /// Creates the operator. `maxLength` must not be negative.
+        @inlinable
         public init(upstream: Upstream, maxLength: Int) {
             precondition(maxLength >= 0, "prefix(_:): maxLength must not be negative")
             self.upstream = upstream
@@ -63,6 +67,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber`.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(
                 subscriber: PrefixInner(downstream: subscriber, count: maxLength, predicate: nil, name: "Prefix"))
@@ -80,9 +85,11 @@ extension Publishers {
         public let upstream: Upstream
 
         /// Creates the operator.
+        @inlinable
         public init(upstream: Upstream) { self.upstream = upstream }
 
         /// Attaches `subscriber`.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: PrefixInner(downstream: subscriber, count: 1, predicate: nil, name: "First"))
         }
@@ -101,12 +108,14 @@ extension Publishers {
         public let predicate: (Output) -> Bool
 
         /// Creates the operator.
+        @inlinable
         public init(upstream: Upstream, predicate: @escaping (Output) -> Bool) {
             self.upstream = upstream
             self.predicate = predicate
         }
 
         /// Attaches `subscriber`.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(
                 subscriber: PrefixInner(downstream: subscriber, count: 1, predicate: predicate, name: "FirstWhere"))
@@ -116,19 +125,32 @@ extension Publishers {
 
 /// Republishes the first `count` values (that pass `predicate`, if any), then cancels upstream and
 /// finishes right after delivering the last one.
-private final class PrefixInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+@usableFromInline
+final class PrefixInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     @unchecked Sendable
 {
+    @usableFromInline
     typealias Input = Downstream.Input
+    @usableFromInline
     typealias Failure = Downstream.Failure
 
-    private let link = UpstreamLink()
-    private let lock = Lock()
-    private var downstream: Downstream?
-    private var predicate: ((Input) -> Bool)?
-    private var remaining: Int
+    @usableFromInline
+    let link = UpstreamLink()
+    @usableFromInline
+    let lock = Lock()
+    @usableFromInline
+    @exclusivity(unchecked)
+    var downstream: Downstream?
+    @usableFromInline
+    @exclusivity(unchecked)
+    var predicate: ((Input) -> Bool)?
+    @usableFromInline
+    @exclusivity(unchecked)
+    var remaining: Int
+    @usableFromInline
     let description: String
 
+    @inlinable
     init(downstream: Downstream, count: Int, predicate: ((Input) -> Bool)?, name: String) {
         self.downstream = downstream
         self.remaining = count
@@ -136,6 +158,7 @@ private final class PrefixInner<Downstream: Subscriber>: Subscriber, Subscriptio
         self.description = name
     }
 
+    @inlinable
     func receive(subscription: any Subscription) {
         lock.lock()
         let isEmpty = remaining == 0
@@ -156,6 +179,7 @@ private final class PrefixInner<Downstream: Subscriber>: Subscriber, Subscriptio
         downstream?.receive(subscription: self)
     }
 
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
         guard downstream != nil, remaining > 0 else {
@@ -182,19 +206,23 @@ private final class PrefixInner<Downstream: Subscriber>: Subscriber, Subscriptio
         return .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         guard link.finish() else { return }
         release()?.receive(completion: completion)
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) { link.request(demand) }
 
+    @inlinable
     func cancel() {
         link.cancel()
         _ = release()
     }
 
-    private func release() -> Downstream? {
+    @inlinable
+    func release() -> Downstream? {
         lock.lock()
         let released = (downstream, predicate)
         downstream = nil

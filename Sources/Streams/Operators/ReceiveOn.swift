@@ -12,6 +12,7 @@ extension Publisher {
     /// ```swift
     /// let c = network.results.receive(on: DispatchQueue.main).sink { render($0) }
     /// ```
+    @inlinable
     public func receive(on scheduler: any Scheduler) -> Publishers.ReceiveOn<Self> {
         Publishers.ReceiveOn(upstream: self, scheduler: scheduler)
     }
@@ -31,58 +32,79 @@ extension Publishers {
         public let scheduler: any Scheduler
 
         /// Creates the operator; prefer ``Publisher/receive(on:)``.
+        @inlinable
         public init(upstream: Upstream, scheduler: any Scheduler) {
             self.upstream = upstream
             self.scheduler = scheduler
         }
 
         /// Attaches `subscriber`; its events will arrive on ``scheduler``.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: ReceiveOnInner(downstream: subscriber, scheduler: scheduler))
         }
     }
 }
 
-private final class ReceiveOnInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+@usableFromInline
+final class ReceiveOnInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     @unchecked Sendable
 {
+    @usableFromInline
     typealias Input = Downstream.Input
+    @usableFromInline
     typealias Failure = Downstream.Failure
 
-    private let lock = Lock()
-    private var downstream: Downstream?
-    private var queue = TimingEventQueue<Input, Failure>()
+    @usableFromInline
+    let lock = Lock()
+    @usableFromInline
+    @exclusivity(unchecked)
+    var downstream: Downstream?
+    @usableFromInline
+    @exclusivity(unchecked)
+    var queue = TimingEventQueue<Input, Failure>()
     /// Whether a drain is scheduled or running; events then only join the queue.
-    private var isDrainScheduled = false
-    private let link = UpstreamLink()
-    private let scheduler: any Scheduler
+    @usableFromInline
+    @exclusivity(unchecked)
+    var isDrainScheduled = false
+    @usableFromInline
+    let link = UpstreamLink()
+    @usableFromInline
+    let scheduler: any Scheduler
 
+    @inlinable
     init(downstream: Downstream, scheduler: any Scheduler) {
         self.downstream = downstream
         self.scheduler = scheduler
     }
 
+    @usableFromInline
     var description: String { "ReceiveOn" }
 
+    @inlinable
     func receive(subscription: any Subscription) {
         guard link.attach(subscription) else { return }
         lock.withLock { downstream }?.receive(subscription: self)
     }
 
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         enqueue(.value(input))
         return .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         guard link.finish() else { return }
         enqueue(.completion(completion))
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
         link.request(demand)
     }
 
+    @inlinable
     func cancel() {
         link.cancel()
         let released = lock.withLock { () -> (Downstream?, [Any]) in
@@ -92,7 +114,8 @@ private final class ReceiveOnInner<Downstream: Subscriber>: Subscriber, Subscrip
         _ = released  // destroyed here, outside the lock
     }
 
-    private func enqueue(_ event: TimingEventQueue<Input, Failure>.Event) {
+    @inlinable
+    func enqueue(_ event: TimingEventQueue<Input, Failure>.Event) {
         let schedule = lock.withLock { () -> Bool in
             guard downstream != nil else { return false }
             queue.append(event)
@@ -102,7 +125,8 @@ private final class ReceiveOnInner<Downstream: Subscriber>: Subscriber, Subscrip
         if schedule { scheduler.schedule(TimingCallback { [weak self] in self?.drain() }) }
     }
 
-    private func drain() {
+    @inlinable
+    func drain() {
         lock.lock()
         while let downstream, let event = queue.popFirst() {
             lock.unlock()

@@ -8,6 +8,7 @@ extension Publisher {
     /// ```swift
     /// let c = fetch().replaceError(with: []).sink { print($0) }
     /// ```
+    @inlinable
     public func replaceError(with output: Output) -> Publishers.ReplaceError<Self> {
         Publishers.ReplaceError(upstream: self, output: output)
     }
@@ -27,39 +28,56 @@ extension Publishers {
         public let output: Output
 
         /// Creates the operator.
+        @inlinable
         public init(upstream: Upstream, output: Output) {
             self.upstream = upstream
             self.output = output
         }
 
         /// Attaches `subscriber`.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: ReplaceErrorInner<Upstream.Failure, S>(downstream: subscriber, output: output))
         }
     }
 }
 
-private final class ReplaceErrorInner<Failure: Error, Downstream: Subscriber>: Subscriber, Subscription,
+@usableFromInline
+final class ReplaceErrorInner<Failure: Error, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, @unchecked Sendable
 where Downstream.Failure == Never {
+    @usableFromInline
     typealias Input = Downstream.Input
 
-    private let link = UpstreamLink()
-    private let lock = Lock()
-    private var downstream: Downstream?
-    private var output: Input?
+    @usableFromInline
+    let link = UpstreamLink()
+    @usableFromInline
+    let lock = Lock()
+    @usableFromInline
+    @exclusivity(unchecked)
+    var downstream: Downstream?
+    @usableFromInline
+    @exclusivity(unchecked)
+    var output: Input?
     /// What the downstream requested and has not received yet.
-    private var demand = Subscribers.Demand.none
+    @usableFromInline
+    @exclusivity(unchecked)
+    var demand = Subscribers.Demand.none
     /// Upstream failed; the replacement waits for demand.
-    private var isHolding = false
+    @usableFromInline
+    @exclusivity(unchecked)
+    var isHolding = false
 
+    @inlinable
     init(downstream: Downstream, output: Input) {
         self.downstream = downstream
         self.output = output
     }
 
+    @usableFromInline
     var description: String { "ReplaceError" }
 
+    @inlinable
     func receive(subscription: any Subscription) {
         guard link.attach(subscription) else { return }
         lock.lock()
@@ -68,6 +86,7 @@ where Downstream.Failure == Never {
         downstream?.receive(subscription: self)
     }
 
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
         guard let downstream else {
@@ -83,6 +102,7 @@ where Downstream.Failure == Never {
         return more
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         guard link.finish() else { return }
         switch completion {
@@ -100,6 +120,7 @@ where Downstream.Failure == Never {
         }
     }
 
+    @inlinable
     func request(_ more: Subscribers.Demand) {
         guard more > .none else { return }
         lock.lock()
@@ -113,18 +134,21 @@ where Downstream.Failure == Never {
         link.request(more)
     }
 
+    @inlinable
     func cancel() {
         link.cancel()
         _ = release()
     }
 
-    private func deliverReplacement() {
+    @inlinable
+    func deliverReplacement() {
         guard let (downstream, output) = release() else { return }
         if let output { _ = downstream.receive(output) }
         downstream.receive(completion: .finished)
     }
 
-    private func release() -> (downstream: Downstream, output: Input?)? {
+    @inlinable
+    func release() -> (downstream: Downstream, output: Input?)? {
         lock.lock()
         let released = (downstream, output)
         downstream = nil

@@ -5,23 +5,29 @@
 /// wraps its callback (which captures it weakly, or strongly for a one-shot like `subscribe(on:)`) in
 /// this non-generic box, and the scheduler action captures only the box. It is safe because every
 /// subscription that uses it guards its state with a lock.
+@usableFromInline
 final class TimingCallback: @unchecked Sendable {
-    private let body: () -> Void
+    @usableFromInline
+    let body: () -> Void
 
     /// Wraps `body`.
+    @inlinable
     init(_ body: @escaping () -> Void) { self.body = body }
 
     /// Runs the callback.
+    @inlinable
     func run() { body() }
 }
 
 extension Scheduler {
     /// Schedules `callback` at `deadline` (see ``Scheduler/schedule(after:_:)``).
+    @inlinable
     func schedule(after deadline: SchedulerInstant, _ callback: TimingCallback) -> any Cancellable {
         schedule(after: deadline) { callback.run() }
     }
 
     /// Schedules `callback` as soon as possible (see ``Scheduler/schedule(_:)``).
+    @inlinable
     func schedule(_ callback: TimingCallback) {
         schedule { callback.run() }
     }

@@ -10,6 +10,7 @@ extension Publisher {
     /// ```swift
     /// let c = ["1", "x"].publisher.tryMap { try parse($0) }.sink(receiveCompletion: { print($0) }) { print($0) }
     /// ```
+    @inlinable
     public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Self, T> {
         Publishers.TryMap(upstream: self, transform: transform)
     }
@@ -27,36 +28,50 @@ extension Publishers {
         public let transform: (Upstream.Output) throws -> Output
 
         /// Creates the operator.
+        @inlinable
         public init(upstream: Upstream, transform: @escaping (Upstream.Output) throws -> Output) {
             self.upstream = upstream
             self.transform = transform
         }
 
         /// Attaches `subscriber` through the transformation.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: TryMapInner<Upstream, S>(downstream: subscriber, transform: transform))
         }
     }
 }
 
-private final class TryMapInner<Upstream: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
+@usableFromInline
+final class TryMapInner<Upstream: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, @unchecked Sendable
 where Downstream.Failure == any Error {
+    @usableFromInline
     typealias Input = Upstream.Output
+    @usableFromInline
     typealias Failure = Upstream.Failure
 
-    private let link = UpstreamLink()
-    private let lock = Lock()
-    private var downstream: Downstream?
-    private var transform: ((Input) throws -> Downstream.Input)?
+    @usableFromInline
+    let link = UpstreamLink()
+    @usableFromInline
+    let lock = Lock()
+    @usableFromInline
+    @exclusivity(unchecked)
+    var downstream: Downstream?
+    @usableFromInline
+    @exclusivity(unchecked)
+    var transform: ((Input) throws -> Downstream.Input)?
 
+    @inlinable
     init(downstream: Downstream, transform: @escaping (Input) throws -> Downstream.Input) {
         self.downstream = downstream
         self.transform = transform
     }
 
+    @usableFromInline
     var description: String { "TryMap" }
 
+    @inlinable
     func receive(subscription: any Subscription) {
         guard link.attach(subscription) else { return }
         lock.lock()
@@ -65,6 +80,7 @@ where Downstream.Failure == any Error {
         downstream?.receive(subscription: self)
     }
 
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
         guard let downstream, let transform else {
@@ -83,20 +99,24 @@ where Downstream.Failure == any Error {
         return downstream.receive(output)
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         guard link.finish() else { return }
         release()?.receive(completion: completion.mapError { $0 as any Error })
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) { link.request(demand) }
 
+    @inlinable
     func cancel() {
         link.cancel()
         _ = release()
     }
 
     /// Takes the downstream out and drops the closure; returns `nil` if already released.
-    private func release() -> Downstream? {
+    @inlinable
+    func release() -> Downstream? {
         lock.lock()
         let released = (downstream, transform)
         downstream = nil

@@ -1,4 +1,5 @@
 /// Which of the two upstreams of an ``UpstreamHandoff`` an event comes from.
+@usableFromInline
 enum HandoffLeg: Sendable {
     case first
     case second
@@ -10,18 +11,27 @@ enum HandoffLeg: Sendable {
 /// (requested and not yet delivered) and, when the first upstream ends, requests exactly that from the
 /// second. Events from a leg that is no longer live are ignored; cancel cancels whichever upstream is
 /// current and releases the downstream and `next`. No method calls out under the lock.
+@usableFromInline
 final class UpstreamHandoff<Downstream: Subscriber, Next>: Subscription, CustomStringConvertible,
     @unchecked Sendable
 {
-    private let lock = Lock()
-    private var downstream: Downstream?
+    @usableFromInline
+    let lock = Lock()
+    @usableFromInline
+    var downstream: Downstream?
     /// What the operator subscribes to when the first leg ends (a handler, a publisher).
-    private var next: Next?
-    private var demand = Subscribers.Demand.none
-    private var current: (any Subscription)?
-    private var leg = HandoffLeg.first
+    @usableFromInline
+    var next: Next?
+    @usableFromInline
+    var demand = Subscribers.Demand.none
+    @usableFromInline
+    var current: (any Subscription)?
+    @usableFromInline
+    var leg = HandoffLeg.first
+    @usableFromInline
     let description: String
 
+    @inlinable
     init(downstream: Downstream, next: Next, name: String) {
         self.downstream = downstream
         self.next = next
@@ -30,6 +40,7 @@ final class UpstreamHandoff<Downstream: Subscriber, Next>: Subscription, CustomS
 
     /// Stores `leg`'s subscription. The first one also sends this handoff downstream; the second one is
     /// asked for the demand carried over. A stale or duplicate subscription is cancelled.
+    @inlinable
     func attach(_ subscription: any Subscription, from leg: HandoffLeg) {
         lock.lock()
         guard let downstream, self.leg == leg, current == nil else {
@@ -46,6 +57,7 @@ final class UpstreamHandoff<Downstream: Subscriber, Next>: Subscription, CustomS
     }
 
     /// Delivers a value from `leg` if it is live; returns the downstream's extra demand.
+    @inlinable
     func receive(_ value: Downstream.Input, from leg: HandoffLeg) -> Subscribers.Demand {
         lock.lock()
         guard let downstream, self.leg == leg else {
@@ -63,6 +75,7 @@ final class UpstreamHandoff<Downstream: Subscriber, Next>: Subscription, CustomS
 
     /// Ends the first leg and makes the second live; returns what to subscribe to next, or `nil` if the
     /// handoff has ended (cancelled) or already handed off.
+    @inlinable
     func handOff() -> Next? {
         lock.lock()
         defer { lock.unlock() }
@@ -73,6 +86,7 @@ final class UpstreamHandoff<Downstream: Subscriber, Next>: Subscription, CustomS
     }
 
     /// Forwards a completion from `leg` if it is live, and ends the handoff.
+    @inlinable
     func complete(_ completion: Subscribers.Completion<Downstream.Failure>, from leg: HandoffLeg) {
         lock.lock()
         guard self.leg == leg else { return lock.unlock() }
@@ -81,6 +95,7 @@ final class UpstreamHandoff<Downstream: Subscriber, Next>: Subscription, CustomS
         released.downstream?.receive(completion: completion)
     }
 
+    @inlinable
     func request(_ more: Subscribers.Demand) {
         guard more > .none else { return }
         lock.lock()
@@ -91,6 +106,7 @@ final class UpstreamHandoff<Downstream: Subscriber, Next>: Subscription, CustomS
         current?.request(more)
     }
 
+    @inlinable
     func cancel() {
         lock.lock()
         let released = release()
@@ -99,7 +115,8 @@ final class UpstreamHandoff<Downstream: Subscriber, Next>: Subscription, CustomS
     }
 
     /// Clears everything; lock held. The caller lets the result go after unlocking.
-    private func release() -> (downstream: Downstream?, current: (any Subscription)?, next: Next?) {
+    @inlinable
+    func release() -> (downstream: Downstream?, current: (any Subscription)?, next: Next?) {
         defer {
             downstream = nil
             current = nil
@@ -110,15 +127,26 @@ final class UpstreamHandoff<Downstream: Subscriber, Next>: Subscription, CustomS
 }
 
 /// Feeds the second upstream's events into an ``UpstreamHandoff``.
+@usableFromInline
 struct HandoffSecondLeg<Downstream: Subscriber, Next>: Subscriber, CustomStringConvertible {
+    @usableFromInline
     typealias Input = Downstream.Input
+    @usableFromInline
     typealias Failure = Downstream.Failure
 
+    @usableFromInline
     let handoff: UpstreamHandoff<Downstream, Next>
 
+    @inlinable
+    init(handoff: UpstreamHandoff<Downstream, Next>) { self.handoff = handoff }
+
+    @usableFromInline
     var description: String { handoff.description }
 
+    @inlinable
     func receive(subscription: any Subscription) { handoff.attach(subscription, from: .second) }
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand { handoff.receive(input, from: .second) }
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) { handoff.complete(completion, from: .second) }
 }
