@@ -12,6 +12,7 @@ extension Publisher {
     /// ```swift
     /// let c = subject.delay(for: .seconds(1), scheduler: scheduler).sink { print($0) }
     /// ```
+    @inlinable
     public func delay(for interval: Duration, scheduler: any Scheduler) -> Publishers.Delay<Self> {
         Publishers.Delay(upstream: self, interval: interval, scheduler: scheduler)
     }
@@ -33,6 +34,7 @@ extension Publishers {
         public let scheduler: any Scheduler
 
         /// Creates the operator; prefer ``Publisher/delay(for:scheduler:)``.
+        @inlinable
         public init(upstream: Upstream, interval: Duration, scheduler: any Scheduler) {
             self.upstream = upstream
             self.interval = interval
@@ -40,56 +42,81 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` through a delaying subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: DelayInner(downstream: subscriber, interval: interval, scheduler: scheduler))
         }
     }
 }
 
-private final class DelayInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+@usableFromInline
+final class DelayInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     @unchecked Sendable
 {
+    @usableFromInline
     typealias Input = Downstream.Input
+    @usableFromInline
     typealias Failure = Downstream.Failure
 
-    private let lock = Lock()
-    private var downstream: Downstream?
-    private var queue = TimingEventQueue<Input, Failure>()
+    @usableFromInline
+    let lock = Lock()
+    @usableFromInline
+    @exclusivity(unchecked)
+    var downstream: Downstream?
+    @usableFromInline
+    @exclusivity(unchecked)
+    var queue = TimingEventQueue<Input, Failure>()
     /// Whether a timer is armed (or its action is delivering); only then may events wait unarmed.
-    private var isArmed = false
-    private var generation: UInt64 = 0
-    private var timer: (any Cancellable)?
-    private let link = UpstreamLink()
-    private let interval: Duration
-    private let scheduler: any Scheduler
+    @usableFromInline
+    @exclusivity(unchecked)
+    var isArmed = false
+    @usableFromInline
+    @exclusivity(unchecked)
+    var generation: UInt64 = 0
+    @usableFromInline
+    @exclusivity(unchecked)
+    var timer: (any Cancellable)?
+    @usableFromInline
+    let link = UpstreamLink()
+    @usableFromInline
+    let interval: Duration
+    @usableFromInline
+    let scheduler: any Scheduler
 
+    @inlinable
     init(downstream: Downstream, interval: Duration, scheduler: any Scheduler) {
         self.downstream = downstream
         self.interval = interval
         self.scheduler = scheduler
     }
 
+    @usableFromInline
     var description: String { "Delay" }
 
+    @inlinable
     func receive(subscription: any Subscription) {
         guard link.attach(subscription) else { return }
         lock.withLock { downstream }?.receive(subscription: self)
     }
 
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         enqueue(.value(input))
         return .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         guard link.finish() else { return }
         enqueue(.completion(completion))
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
         link.request(demand)
     }
 
+    @inlinable
     func cancel() {
         link.cancel()
         let (timer, released) = lock.withLock { () -> ((any Cancellable)?, (Downstream?, [Any])) in
@@ -105,7 +132,8 @@ private final class DelayInner<Downstream: Subscriber>: Subscriber, Subscription
         _ = released  // destroyed here, outside the lock
     }
 
-    private func enqueue(_ event: TimingEventQueue<Input, Failure>.Event) {
+    @inlinable
+    func enqueue(_ event: TimingEventQueue<Input, Failure>.Event) {
         let due = scheduler.now + interval
         let generation = lock.withLock { () -> UInt64? in
             guard downstream != nil else { return nil }
@@ -118,7 +146,8 @@ private final class DelayInner<Downstream: Subscriber>: Subscriber, Subscription
         if let generation { arm(generation, at: due) }
     }
 
-    private func arm(_ generation: UInt64, at deadline: SchedulerInstant) {
+    @inlinable
+    func arm(_ generation: UInt64, at deadline: SchedulerInstant) {
         let handle = scheduler.schedule(
             after: deadline,
             TimingCallback { [weak self] in self?.timerFired(generation: generation, deadline: deadline) })
@@ -135,7 +164,8 @@ private final class DelayInner<Downstream: Subscriber>: Subscriber, Subscription
     /// A timer that fires has reached its `deadline`, even if the scheduler's clock says otherwise
     /// (`ImmediateScheduler` runs at once with a clock that never moves; a real queue may fire a
     /// little early): without this, such a timer would find nothing due and re-arm forever.
-    private func timerFired(generation: UInt64, deadline: SchedulerInstant) {
+    @inlinable
+    func timerFired(generation: UInt64, deadline: SchedulerInstant) {
         let now = max(scheduler.now, deadline)
         lock.lock()
         guard isArmed, generation == self.generation else { return lock.unlock() }

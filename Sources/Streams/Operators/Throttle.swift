@@ -27,6 +27,7 @@ extension Publisher {
     /// let c = scrollOffsets.throttle(for: .milliseconds(100), scheduler: scheduler, latest: true)
     ///     .sink { render($0) }
     /// ```
+    @inlinable
     public func throttle(for interval: Duration, scheduler: any Scheduler, latest: Bool)
         -> Publishers.Throttle<Self>
     {
@@ -52,6 +53,7 @@ extension Publishers {
         public let latest: Bool
 
         /// Creates the operator; prefer ``Publisher/throttle(for:scheduler:latest:)``.
+        @inlinable
         public init(upstream: Upstream, interval: Duration, scheduler: any Scheduler, latest: Bool) {
             self.upstream = upstream
             self.interval = interval
@@ -60,6 +62,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` through a throttling subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let inner = ThrottleInner(downstream: subscriber, interval: interval, scheduler: scheduler, latest: latest)
             upstream.receive(subscriber: inner)
@@ -72,8 +75,10 @@ extension Publishers {
 /// Two slots hold values: `ready` (published at once, rule 1) and `collapsed` (published at the
 /// window's end, rules 2–3). Event methods return what the caller must do after releasing its lock.
 /// Window timers carry a generation, so a stale one can never publish.
+@usableFromInline
 package struct ThrottleStateMachine<Output, Failure: Error> {
     /// Where the subscription is in its life.
+    @usableFromInline
     package enum Phase {
         /// Receiving values.
         case running
@@ -84,6 +89,7 @@ package struct ThrottleStateMachine<Output, Failure: Error> {
     }
 
     /// What to do after a value arrived or a window ended.
+    @usableFromInline
     package enum ScheduleAction {
         /// Nothing.
         case none
@@ -94,6 +100,7 @@ package struct ThrottleStateMachine<Output, Failure: Error> {
     }
 
     /// What to deliver.
+    @usableFromInline
     package enum EmitAction {
         /// Nothing.
         case none
@@ -104,26 +111,37 @@ package struct ThrottleStateMachine<Output, Failure: Error> {
     }
 
     /// Whether a window publishes its newest value.
+    @usableFromInline
     package let latest: Bool
     /// The current phase.
-    package private(set) var phase = Phase.running
+    @usableFromInline
+    package internal(set) var phase = Phase.running
     /// The value to publish at once (rule 1), until its action runs.
-    package private(set) var ready: Output?
+    @usableFromInline
+    package internal(set) var ready: Output?
     /// The value collapsed from the current window (rule 2).
-    package private(set) var collapsed: Output?
+    @usableFromInline
+    package internal(set) var collapsed: Output?
     /// Whether a window is open.
-    package private(set) var isWindowOpen = false
+    @usableFromInline
+    package internal(set) var isWindowOpen = false
     /// The generation of the current window; only its timer may act.
-    package private(set) var window: UInt64 = 0
+    @usableFromInline
+    package internal(set) var window: UInt64 = 0
     /// What the downstream may still receive.
-    package private(set) var demand = Subscribers.Demand.none
-    private var windowTimer: (any Cancellable)?
-    private var readyAction: (any Cancellable)?
+    @usableFromInline
+    package internal(set) var demand = Subscribers.Demand.none
+    @usableFromInline
+    var windowTimer: (any Cancellable)?
+    @usableFromInline
+    var readyAction: (any Cancellable)?
 
     /// A state machine with no window open.
+    @inlinable
     package init(latest: Bool) { self.latest = latest }
 
     /// A value arrived (rules 1 and 2).
+    @inlinable
     package mutating func received(_ value: Output) -> ScheduleAction {
         guard case .running = phase else { return .none }
         if isWindowOpen {
@@ -137,6 +155,7 @@ package struct ThrottleStateMachine<Output, Failure: Error> {
     }
 
     /// Keeps the handle of the action that will publish `ready`; returns it when already stale.
+    @inlinable
     package mutating func readyScheduled(_ handle: any Cancellable) -> (any Cancellable)? {
         guard case .running = phase, ready != nil else { return handle }
         readyAction = handle
@@ -144,6 +163,7 @@ package struct ThrottleStateMachine<Output, Failure: Error> {
     }
 
     /// Keeps the handle of the timer ending `window`; returns it when already stale.
+    @inlinable
     package mutating func windowScheduled(_ handle: any Cancellable, window: UInt64) -> (any Cancellable)? {
         guard case .running = phase, isWindowOpen, window == self.window else { return handle }
         windowTimer = handle
@@ -151,6 +171,7 @@ package struct ThrottleStateMachine<Output, Failure: Error> {
     }
 
     /// The action publishing `ready` runs (rule 1).
+    @inlinable
     package mutating func readyDue() -> EmitAction {
         guard case .running = phase, let value = ready else { return .none }
         ready = nil
@@ -159,6 +180,7 @@ package struct ThrottleStateMachine<Output, Failure: Error> {
     }
 
     /// Window `window` ends (rule 3): returns whether to open a new one and what to deliver.
+    @inlinable
     package mutating func windowEnded(window: UInt64) -> (ScheduleAction, EmitAction) {
         guard case .running = phase, isWindowOpen, window == self.window else { return (.none, .none) }
         windowTimer = nil
@@ -172,18 +194,21 @@ package struct ThrottleStateMachine<Output, Failure: Error> {
     }
 
     /// The downstream asked for more values.
+    @inlinable
     package mutating func requested(_ more: Subscribers.Demand) {
         if case .terminated = phase { return }
         demand += more
     }
 
     /// The downstream returned `additional` demand from `receive(_:)`.
+    @inlinable
     package mutating func delivered(additional: Subscribers.Demand) {
         requested(additional)
     }
 
     /// Upstream completed (rule 4): returns the timers to cancel, or `nil` if already over; the caller
     /// then schedules ``completionDue()`` now.
+    @inlinable
     package mutating func completed(_ completion: Subscribers.Completion<Failure>) -> [any Cancellable]? {
         guard case .running = phase else { return nil }
         if case .failure = completion { collapsed = nil }
@@ -194,6 +219,7 @@ package struct ThrottleStateMachine<Output, Failure: Error> {
     }
 
     /// Keeps the handle of the scheduled completion; returns it when already stale.
+    @inlinable
     package mutating func completionScheduled(_ handle: any Cancellable) -> (any Cancellable)? {
         guard case .completing = phase else { return handle }
         readyAction = handle
@@ -202,6 +228,7 @@ package struct ThrottleStateMachine<Output, Failure: Error> {
 
     /// The scheduled completion runs: `ready`, then `collapsed`, then the completion. Call again after
     /// delivering a value.
+    @inlinable
     package mutating func completionDue() -> EmitAction {
         guard case .completing(let completion) = phase else { return .none }
         while let value = ready ?? collapsed {
@@ -215,6 +242,7 @@ package struct ThrottleStateMachine<Output, Failure: Error> {
     }
 
     /// The downstream cancelled: returns the timers to cancel.
+    @inlinable
     package mutating func cancelled() -> [any Cancellable] {
         phase = .terminated
         ready = nil
@@ -223,7 +251,8 @@ package struct ThrottleStateMachine<Output, Failure: Error> {
         return takeTimers()
     }
 
-    private mutating func takeTimers() -> [any Cancellable] {
+    @inlinable
+    mutating func takeTimers() -> [any Cancellable] {
         defer {
             windowTimer = nil
             readyAction = nil
@@ -232,27 +261,41 @@ package struct ThrottleStateMachine<Output, Failure: Error> {
     }
 
     /// Spends one demand on `value`, or drops it when there is none.
-    private mutating func take(_ value: Output) -> EmitAction {
+    @inlinable
+    mutating func take(_ value: Output) -> EmitAction {
         guard demand > .none else { return .none }
         demand -= 1
         return .deliver(value)
     }
 }
 
-private final class ThrottleInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+@usableFromInline
+final class ThrottleInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     @unchecked Sendable
 {
+    @usableFromInline
     typealias Input = Downstream.Input
+    @usableFromInline
     typealias Failure = Downstream.Failure
+    @usableFromInline
     typealias Machine = ThrottleStateMachine<Input, Failure>
 
-    private let lock = Lock()
-    private var machine: Machine
-    private var downstream: Downstream?
-    private let link = UpstreamLink()
-    private let interval: Duration
-    private let scheduler: any Scheduler
+    @usableFromInline
+    let lock = Lock()
+    @usableFromInline
+    @exclusivity(unchecked)
+    var machine: Machine
+    @usableFromInline
+    @exclusivity(unchecked)
+    var downstream: Downstream?
+    @usableFromInline
+    let link = UpstreamLink()
+    @usableFromInline
+    let interval: Duration
+    @usableFromInline
+    let scheduler: any Scheduler
 
+    @inlinable
     init(downstream: Downstream, interval: Duration, scheduler: any Scheduler, latest: Bool) {
         self.downstream = downstream
         self.interval = interval
@@ -260,14 +303,17 @@ private final class ThrottleInner<Downstream: Subscriber>: Subscriber, Subscript
         machine = Machine(latest: latest)
     }
 
+    @usableFromInline
     var description: String { "Throttle" }
 
+    @inlinable
     func receive(subscription: any Subscription) {
         guard link.attach(subscription) else { return }
         lock.withLock { downstream }?.receive(subscription: self)
         link.request(.unlimited)
     }
 
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         let action = lock.withLock { machine.received(input) }
         guard case .publishNowAndOpenWindow(let window) = action else { return .none }
@@ -278,6 +324,7 @@ private final class ThrottleInner<Downstream: Subscriber>: Subscriber, Subscript
         return .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         guard link.finish() else { return }
         guard let timers = lock.withLock({ machine.completed(completion) }) else { return }
@@ -286,10 +333,12 @@ private final class ThrottleInner<Downstream: Subscriber>: Subscriber, Subscript
         lock.withLock { machine.completionScheduled(handle) }?.cancel()
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
         lock.withLock { machine.requested(demand) }
     }
 
+    @inlinable
     func cancel() {
         link.cancel()
         let (timers, released) = lock.withLock { () -> ([any Cancellable], Downstream?) in
@@ -301,14 +350,16 @@ private final class ThrottleInner<Downstream: Subscriber>: Subscriber, Subscript
     }
 
     /// Schedules the end of `window`, `interval` after `start`.
-    private func openWindow(_ window: UInt64, at start: SchedulerInstant) {
+    @inlinable
+    func openWindow(_ window: UInt64, at start: SchedulerInstant) {
         let end = start + interval
         let handle = scheduler.schedule(
             after: end, TimingCallback { [weak self] in self?.windowEnded(window: window, at: end) })
         lock.withLock { machine.windowScheduled(handle, window: window) }?.cancel()
     }
 
-    private func readyDue() {
+    @inlinable
+    func readyDue() {
         lock.lock()
         let action = machine.readyDue()
         let downstream = self.downstream
@@ -317,7 +368,8 @@ private final class ThrottleInner<Downstream: Subscriber>: Subscriber, Subscript
     }
 
     /// Window `window`, due at `end`, ends; a following window starts at `end` (no drift).
-    private func windowEnded(window: UInt64, at end: SchedulerInstant) {
+    @inlinable
+    func windowEnded(window: UInt64, at end: SchedulerInstant) {
         lock.lock()
         let (next, action) = machine.windowEnded(window: window)
         let downstream = self.downstream
@@ -326,7 +378,8 @@ private final class ThrottleInner<Downstream: Subscriber>: Subscriber, Subscript
         deliver(action, to: downstream)
     }
 
-    private func completionDue() {
+    @inlinable
+    func completionDue() {
         while true {
             lock.lock()
             let action = machine.completionDue()
@@ -338,7 +391,8 @@ private final class ThrottleInner<Downstream: Subscriber>: Subscriber, Subscript
         }
     }
 
-    private func deliver(_ action: Machine.EmitAction, to downstream: Downstream?) {
+    @inlinable
+    func deliver(_ action: Machine.EmitAction, to downstream: Downstream?) {
         guard let downstream else { return }
         switch action {
         case .none:

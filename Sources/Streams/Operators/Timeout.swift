@@ -15,6 +15,7 @@ extension Publisher {
     /// let c = response.timeout(.seconds(5), scheduler: scheduler, customError: { .timedOut })
     ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
     /// ```
+    @inlinable
     public func timeout(
         _ interval: Duration, scheduler: any Scheduler, customError: (() -> Failure)? = nil
     ) -> Publishers.Timeout<Self> {
@@ -40,6 +41,7 @@ extension Publishers {
         public let customError: (() -> Failure)?
 
         /// Creates the operator; prefer ``Publisher/timeout(_:scheduler:customError:)``.
+        @inlinable
         public init(
             upstream: Upstream, interval: Duration, scheduler: any Scheduler, customError: (() -> Failure)?
         ) {
@@ -50,6 +52,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber` through a watching subscription.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let inner = TimeoutInner(
                 downstream: subscriber, interval: interval, scheduler: scheduler, customError: customError)
@@ -58,25 +61,47 @@ extension Publishers {
     }
 }
 
-private final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+@usableFromInline
+final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     @unchecked Sendable
 {
+    @usableFromInline
     typealias Input = Downstream.Input
+    @usableFromInline
     typealias Failure = Downstream.Failure
 
-    private let lock = Lock()
-    private var downstream: Downstream?
-    private var queue = TimingEventQueue<Input, Failure>()
-    private var isDrainScheduled = false
+    @usableFromInline
+    let lock = Lock()
+    @usableFromInline
+    @exclusivity(unchecked)
+    var downstream: Downstream?
+    @usableFromInline
+    @exclusivity(unchecked)
+    var queue = TimingEventQueue<Input, Failure>()
+    @usableFromInline
+    @exclusivity(unchecked)
+    var isDrainScheduled = false
     /// Whether upstream events are still accepted (false after completion, timeout or cancel).
-    private var isWatching = true
-    private var generation: UInt64 = 0
-    private var timer: (any Cancellable)?
-    private var customError: (() -> Failure)?
-    private let link = UpstreamLink()
-    private let interval: Duration
-    private let scheduler: any Scheduler
+    @usableFromInline
+    @exclusivity(unchecked)
+    var isWatching = true
+    @usableFromInline
+    @exclusivity(unchecked)
+    var generation: UInt64 = 0
+    @usableFromInline
+    @exclusivity(unchecked)
+    var timer: (any Cancellable)?
+    @usableFromInline
+    @exclusivity(unchecked)
+    var customError: (() -> Failure)?
+    @usableFromInline
+    let link = UpstreamLink()
+    @usableFromInline
+    let interval: Duration
+    @usableFromInline
+    let scheduler: any Scheduler
 
+    @inlinable
     init(downstream: Downstream, interval: Duration, scheduler: any Scheduler, customError: (() -> Failure)?) {
         self.downstream = downstream
         self.interval = interval
@@ -84,19 +109,23 @@ private final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscripti
         self.customError = customError
     }
 
+    @usableFromInline
     var description: String { "Timeout" }
 
+    @inlinable
     func receive(subscription: any Subscription) {
         guard link.attach(subscription) else { return }
         restartTimer(after: nil)
         lock.withLock { downstream }?.receive(subscription: self)
     }
 
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         restartTimer(after: .value(input))
         return .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         guard link.finish() else { return }
         let (timer, schedule, released) = lock.withLock { () -> ((any Cancellable)?, Bool, (() -> Failure)?) in
@@ -110,10 +139,12 @@ private final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscripti
         if schedule { scheduleDrain() }
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
         link.request(demand)
     }
 
+    @inlinable
     func cancel() {
         link.cancel()
         let (timer, released) = lock.withLock { () -> ((any Cancellable)?, (Downstream?, [Any], (() -> Failure)?)) in
@@ -129,7 +160,8 @@ private final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscripti
     }
 
     /// Queues `event` (if any) and replaces the timer by one due `interval` from now.
-    private func restartTimer(after event: TimingEventQueue<Input, Failure>.Event?) {
+    @inlinable
+    func restartTimer(after event: TimingEventQueue<Input, Failure>.Event?) {
         let (previous, generation, schedule) = lock.withLock { () -> ((any Cancellable)?, UInt64?, Bool) in
             guard isWatching else { return (nil, nil, false) }
             self.generation &+= 1
@@ -149,7 +181,8 @@ private final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscripti
         stale?.cancel()
     }
 
-    private func timerFired(generation: UInt64) {
+    @inlinable
+    func timerFired(generation: UInt64) {
         let makeError = lock.withLock { () -> (() -> Failure)?? in
             guard isWatching, generation == self.generation else { return nil }
             isWatching = false
@@ -164,7 +197,8 @@ private final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscripti
     }
 
     /// Queues `event` (lock held); returns whether a drain must be scheduled.
-    private func append(_ event: TimingEventQueue<Input, Failure>.Event) -> Bool {
+    @inlinable
+    func append(_ event: TimingEventQueue<Input, Failure>.Event) -> Bool {
         guard downstream != nil else { return false }
         queue.append(event)
         defer { isDrainScheduled = true }
@@ -172,16 +206,19 @@ private final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscripti
     }
 
     /// Takes the live timer (lock held).
-    private func takeTimer() -> (any Cancellable)? {
+    @inlinable
+    func takeTimer() -> (any Cancellable)? {
         defer { timer = nil }
         return timer
     }
 
-    private func scheduleDrain() {
+    @inlinable
+    func scheduleDrain() {
         scheduler.schedule(TimingCallback { [weak self] in self?.drain() })
     }
 
-    private func drain() {
+    @inlinable
+    func drain() {
         lock.lock()
         while let downstream, let event = queue.popFirst() {
             lock.unlock()
