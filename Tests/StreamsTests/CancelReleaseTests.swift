@@ -75,6 +75,29 @@ private final class KeepingSubscriber<Input, Failure: Error>: Subscriber {
         #expect(result.freed)
     }
 
+    /// A conduit keeps its subject's engine alive (as Combine's conduits keep their subject): a subscriber
+    /// may still cancel after the subject is gone, and is freed then.
+    @Test func aSubscriberOfADroppedSubjectMayCancelAndIsFreed() {
+        weak var weakToken: LifetimeToken?
+        weak var weakSubject: PassthroughSubject<Int, Never>?
+        var subscriber: KeepingSubscriber<Int, Never>?
+        do {
+            let token = LifetimeToken()
+            weakToken = token
+            let subject = PassthroughSubject<Int, Never>()
+            weakSubject = subject
+            let keeping = KeepingSubscriber<Int, Never>(token: token)
+            subscriber = keeping
+            subject.subscribe(keeping)
+            subject.send(1)
+        }
+        #expect(weakSubject == nil)
+        #expect(subscriber?.values == [1])
+        subscriber?.subscription?.cancel()
+        subscriber = nil
+        #expect(weakToken == nil)
+    }
+
     @Test func justReleasesItsSubscriberOnCancelBeforeDemand() {
         weak var weakToken: LifetimeToken?
         var subscription: (any Subscription)?

@@ -96,8 +96,11 @@ where
     @usableFromInline
     @exclusivity(unchecked)
     var pendingCompletion: Pending = nil
+    /// Strong, as in Combine: the core holds this conduit only while it is in the core's list (until its
+    /// detach or finish), so the cycle ends with the subscription. Not `weak`: a weak reference gives the
+    /// core a side table, which moves every retain and release of it to the runtime's slow path.
     @usableFromInline
-    weak let parent: SubjectCore<Output, Failure>?
+    let parent: SubjectCore<Output, Failure>
     @usableFromInline
     let demand = Atomic<UInt>(0)
     /// Emitter-owned after `start`. Boxed: a delivery then retains one object, not every reference
@@ -156,7 +159,7 @@ where
         if state.compareExchange(expected: State.starting, desired: State.active, ordering: .acquiringAndReleasing)
             .exchanged
         {
-            if keepsLatest { parent?.deliverLatest(ObjectIdentifier(self)) }
+            if keepsLatest { parent.deliverLatest(ObjectIdentifier(self)) }
             return
         }
         guard
@@ -255,7 +258,7 @@ where
         let current = state.load(ordering: .relaxed)
         guard more > .none, current == State.active || current == State.starting else { return }
         add(more)
-        if keepsLatest { parent?.deliverLatest(ObjectIdentifier(self)) }
+        if keepsLatest { parent.deliverLatest(ObjectIdentifier(self)) }
     }
 
     @inlinable
@@ -264,7 +267,7 @@ where
         while current == State.active || current == State.starting {
             let (exchanged, found) = state.compareExchange(
                 expected: current, desired: State.cancelled, ordering: .acquiringAndReleasing)
-            if exchanged { return parent?.remove(ObjectIdentifier(self)) ?? () }
+            if exchanged { return parent.remove(ObjectIdentifier(self)) }
             current = found
         }
     }
