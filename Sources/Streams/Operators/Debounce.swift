@@ -302,7 +302,7 @@ final class DebounceInner<Downstream: Subscriber>: Subscriber, Subscription, Cus
         lock.unlock()
         guard case .deliver(let value) = action, let downstream else { return }
         let more = downstream.receive(value)
-        lock.withLock { machine.delivered(additional: more) }
+        if more > .none { lock.withLock { machine.delivered(additional: more) } }
     }
 
     @inlinable
