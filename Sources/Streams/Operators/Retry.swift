@@ -16,6 +16,7 @@ extension Publisher {
     /// ```swift
     /// let c = fetchProfile().retry(2).sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
     /// ```
+    @inlinable
     public func retry(_ retries: Int) -> Publishers.Retry<Self> {
         Publishers.Retry(upstream: self, retries: retries)
     }
@@ -44,6 +45,7 @@ extension Publisher {
     ///     .retry(maxRetries: 3, backoff: .exponential(initial: .milliseconds(200)), scheduler: scheduler)
     ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
     /// ```
+    @inlinable
     public func retry(
         maxRetries: Int, backoff: RetryBackoff, scheduler: any Scheduler,
         shouldRetry: ((Failure) -> Bool)? = nil
@@ -67,12 +69,14 @@ extension Publishers {
         public let retries: Int
 
         /// Creates the operator; a negative `retries` counts as 0.
+        @inlinable
         public init(upstream: Upstream, retries: Int) {
             self.upstream = upstream
             self.retries = max(0, retries)
         }
 
         /// Attaches `subscriber`: it receives one subscription, then the first attempt starts.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             RetrySubscription(
                 upstream: upstream, downstream: subscriber, retries: retries, delay: nil, shouldRetry: nil,
@@ -101,6 +105,7 @@ extension Publishers {
         public let shouldRetry: ((Failure) -> Bool)?
 
         /// Creates the operator; a negative `maxRetries` counts as 0.
+        @inlinable
         public init(
             upstream: Upstream, maxRetries: Int, backoff: RetryBackoff, scheduler: any Scheduler,
             shouldRetry: ((Failure) -> Bool)?
@@ -113,6 +118,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber`: it receives one subscription, then the first attempt starts.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             RetrySubscription(
                 upstream: upstream, downstream: subscriber, retries: maxRetries,
@@ -124,15 +130,25 @@ extension Publishers {
 }
 
 /// What a retry timer calls back when it fires.
+@usableFromInline
 protocol RetryTimerTarget: AnyObject, Sendable {
     /// Starts retry number `retry` if it is still the pending one.
     func timerFired(retry: Int)
 }
 
 /// Where and how long a delayed retry waits.
+@usableFromInline
 struct RetryDelay: Sendable {
+    @usableFromInline
     let scheduler: any Scheduler
+    @usableFromInline
     let backoff: RetryBackoff
+
+    @inlinable
+    init(scheduler: any Scheduler, backoff: RetryBackoff) {
+        self.scheduler = scheduler
+        self.backoff = backoff
+    }
 }
 
 /// The one subscription a retrying operator gives downstream; it subscribes to upstream once per attempt.
@@ -141,44 +157,90 @@ struct RetryDelay: Sendable {
 /// the current one are ignored. Re-subscription is a loop (a trampoline): a failure that arrives while
 /// `upstream.subscribe` is still running only sets `resubscribeRequested`, and the loop subscribes again
 /// once that call has returned, so a synchronously failing upstream never grows the stack.
+@usableFromInline
 final class RetrySubscription<Upstream: Publisher, Downstream: Subscriber>: Subscription, RetryTimerTarget,
     CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+    @usableFromInline
     typealias Failure = Upstream.Failure
 
     /// The subscriber of one attempt.
+    @usableFromInline
     struct Attempt: Subscriber {
+        @usableFromInline
         typealias Input = Upstream.Output
+        @usableFromInline
         typealias Failure = Upstream.Failure
+        @usableFromInline
         let parent: RetrySubscription
+        @usableFromInline
         let generation: Int
 
+        @inlinable
+        init(parent: RetrySubscription, generation: Int) {
+            self.parent = parent
+            self.generation = generation
+        }
+
+        @inlinable
         func receive(subscription: any Subscription) { parent.attempt(generation, received: subscription) }
+        @inlinable
         func receive(_ input: Input) -> Subscribers.Demand { parent.attempt(generation, received: input) }
+        @inlinable
         func receive(completion: Subscribers.Completion<Failure>) { parent.attempt(generation, ended: completion) }
     }
 
+    @usableFromInline
     let description: String
-    private let delay: RetryDelay?
-    private let lock = Lock()
+    @usableFromInline
+    let delay: RetryDelay?
+    @usableFromInline
+    let lock = Lock()
     // Everything below is guarded by `lock`. `downstream == nil` means terminal (completed or cancelled).
-    private var upstream: Upstream?
-    private var downstream: Downstream?
-    private var shouldRetry: ((Failure) -> Bool)?
-    private var retriesLeft: Int
-    private var retriesMade = 0
+    @usableFromInline
+    @exclusivity(unchecked)
+    var upstream: Upstream?
+    @usableFromInline
+    @exclusivity(unchecked)
+    var downstream: Downstream?
+    @usableFromInline
+    @exclusivity(unchecked)
+    var shouldRetry: ((Failure) -> Bool)?
+    @usableFromInline
+    @exclusivity(unchecked)
+    var retriesLeft: Int
+    @usableFromInline
+    @exclusivity(unchecked)
+    var retriesMade = 0
     /// Requested by downstream and not yet delivered.
-    private var demand = Subscribers.Demand.none
-    private var generation = 0
+    @usableFromInline
+    @exclusivity(unchecked)
+    var demand = Subscribers.Demand.none
+    @usableFromInline
+    @exclusivity(unchecked)
+    var generation = 0
     /// The attempt whose events are accepted; `nil` between attempts.
-    private var activeGeneration: Int?
-    private var upstreamSubscription: (any Subscription)?
-    private var isSubscribing = false
-    private var resubscribeRequested = false
+    @usableFromInline
+    @exclusivity(unchecked)
+    var activeGeneration: Int?
+    @usableFromInline
+    @exclusivity(unchecked)
+    var upstreamSubscription: (any Subscription)?
+    @usableFromInline
+    @exclusivity(unchecked)
+    var isSubscribing = false
+    @usableFromInline
+    @exclusivity(unchecked)
+    var resubscribeRequested = false
     /// The retry number the pending timer will start; `nil` when no timer is pending.
-    private var pendingRetry: Int?
-    private var timer: (any Cancellable)?
+    @usableFromInline
+    @exclusivity(unchecked)
+    var pendingRetry: Int?
+    @usableFromInline
+    @exclusivity(unchecked)
+    var timer: (any Cancellable)?
 
+    @inlinable
     init(
         upstream: Upstream, downstream: Downstream, retries: Int, delay: RetryDelay?,
         shouldRetry: ((Failure) -> Bool)?, description: String
@@ -192,6 +254,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     }
 
     /// Gives downstream its one subscription, then starts the first attempt (unless it cancelled).
+    @inlinable
     func start() {
         lock.lock()
         let downstream = self.downstream
@@ -200,6 +263,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         resubscribe()
     }
 
+    @inlinable
     func request(_ more: Subscribers.Demand) {
         guard more > .none else { return }
         lock.lock()
@@ -210,6 +274,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         subscription?.request(more)
     }
 
+    @inlinable
     func cancel() {
         lock.lock()
         let released = release()
@@ -221,7 +286,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     /// Clears the state, ending the subscription. Lock held; the caller cancels / drops the result
     /// after unlocking.
-    private func release() -> (
+    @inlinable
+    func release() -> (
         subscription: (any Subscription)?, timer: (any Cancellable)?, downstream: Downstream?,
         upstream: Upstream?, shouldRetry: ((Failure) -> Bool)?
     ) {
@@ -238,7 +304,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     }
 
     /// Subscribes a new attempt, looping while attempts fail during their own `subscribe` call.
-    private func resubscribe() {
+    @inlinable
+    func resubscribe() {
         lock.lock()
         guard downstream != nil else { return lock.unlock() }
         if isSubscribing {
@@ -261,7 +328,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         lock.unlock()
     }
 
-    private func attempt(_ generation: Int, received subscription: any Subscription) {
+    @inlinable
+    func attempt(_ generation: Int, received subscription: any Subscription) {
         lock.lock()
         guard activeGeneration == generation, downstream != nil, upstreamSubscription == nil else {
             lock.unlock()
@@ -274,7 +342,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         if demand > .none { subscription.request(demand) }
     }
 
-    private func attempt(_ generation: Int, received input: Upstream.Output) -> Subscribers.Demand {
+    @inlinable
+    func attempt(_ generation: Int, received input: Upstream.Output) -> Subscribers.Demand {
         lock.lock()
         guard activeGeneration == generation, let downstream else {
             lock.unlock()
@@ -291,7 +360,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         return more
     }
 
-    private func attempt(_ generation: Int, ended completion: Subscribers.Completion<Failure>) {
+    @inlinable
+    func attempt(_ generation: Int, ended completion: Subscribers.Completion<Failure>) {
         lock.lock()
         guard activeGeneration == generation, downstream != nil else { return lock.unlock() }
         activeGeneration = nil
@@ -344,6 +414,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         }
     }
 
+    @inlinable
     func timerFired(retry: Int) {
         lock.lock()
         guard pendingRetry == retry, downstream != nil else { return lock.unlock() }

@@ -21,6 +21,7 @@ public enum RetryBackoff: Equatable, Hashable, Sendable {
     case exponential(initial: Duration, multiplier: Double = 2, maxDelay: Duration? = nil)
 
     /// The longest delay when no `maxDelay` is given: 10⁹ seconds.
+    @usableFromInline
     static let ceiling = Duration.seconds(1_000_000_000)
 
     /// The delay before retry number `retry` (1 for the first re-subscription). Numbers below 1 count as 1.
@@ -28,6 +29,7 @@ public enum RetryBackoff: Equatable, Hashable, Sendable {
     /// ```swift
     /// RetryBackoff.constant(.seconds(1)).delay(beforeRetry: 5)   // 1 second
     /// ```
+    @inlinable
     public func delay(beforeRetry retry: Int) -> Duration {
         switch self {
         case .constant(let delay):
@@ -44,17 +46,20 @@ public enum RetryBackoff: Equatable, Hashable, Sendable {
         }
     }
 
-    private static func clamp(_ delay: Duration, to cap: Duration) -> Duration {
+    @inlinable
+    static func clamp(_ delay: Duration, to cap: Duration) -> Duration {
         max(.zero, min(delay, cap))
     }
 
-    private static func seconds(_ duration: Duration) -> Double {
+    @inlinable
+    static func seconds(_ duration: Duration) -> Double {
         let parts = duration.components
         return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }
 
     /// `base^exponent` by squaring (exact for small integer bases, saturating to infinity).
-    private static func power(_ base: Double, _ exponent: Int) -> Double {
+    @inlinable
+    static func power(_ base: Double, _ exponent: Int) -> Double {
         var result = 1.0
         var square = base
         var remaining = exponent

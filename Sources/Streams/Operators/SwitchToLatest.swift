@@ -16,6 +16,7 @@ extension Publisher where Output: Publisher, Output.Failure == Failure {
     /// ```swift
     /// let results = queries.map { api.search($0) }.switchToLatest()   // only the latest search
     /// ```
+    @inlinable
     public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
         Publishers.SwitchToLatest(upstream: self)
     }
@@ -34,9 +35,11 @@ extension Publishers {
         public let upstream: Upstream
 
         /// Creates the operator.
+        @inlinable
         public init(upstream: Upstream) { self.upstream = upstream }
 
         /// Attaches `subscriber`.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: SwitchInner(downstream: subscriber))
         }
@@ -47,51 +50,91 @@ extension Publishers {
 ///
 /// Invariant (bounded demand): the current side's outstanding request plus the values buffered from it
 /// equals `demand`; a switch drops the buffer and requests `demand` from the new side.
+@usableFromInline
 final class SwitchInner<P: Publisher, Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     @unchecked Sendable
 where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
+    @usableFromInline
     typealias Input = P
+    @usableFromInline
     typealias Failure = P.Failure
 
+    @usableFromInline
     final class Side: Subscriber, CustomStringConvertible, @unchecked Sendable {
+        @usableFromInline
         typealias Input = P.Output
+        @usableFromInline
         typealias Failure = P.Failure
 
+        @usableFromInline
         let parent: SwitchInner
         /// Guarded by the parent's lock.
+        @usableFromInline
+        @exclusivity(unchecked)
         var subscription: (any Subscription)?
 
+        @inlinable
         init(parent: SwitchInner) { self.parent = parent }
 
+        @usableFromInline
         var description: String { "SwitchToLatest" }
 
+        @inlinable
         func receive(subscription: any Subscription) { parent.sideReceived(self, subscription: subscription) }
+        @inlinable
         func receive(_ input: P.Output) -> Subscribers.Demand { parent.sideReceived(self, value: input) }
+        @inlinable
         func receive(completion: Subscribers.Completion<P.Failure>) {
             parent.sideReceived(self, completion: completion)
         }
     }
 
+    @usableFromInline
     let lock = Lock()
+    @usableFromInline
+    @exclusivity(unchecked)
     var downstream: Downstream?
+    @usableFromInline
+    @exclusivity(unchecked)
     var outer: (any Subscription)?
+    @usableFromInline
+    @exclusivity(unchecked)
     var hasOuter = false
+    @usableFromInline
+    @exclusivity(unchecked)
     var outerFinished = false
+    @usableFromInline
+    @exclusivity(unchecked)
     var current: Side?
+    @usableFromInline
+    @exclusivity(unchecked)
     var demand = Subscribers.Demand.none
+    @usableFromInline
+    @exclusivity(unchecked)
     var isDelivering = false
     /// Values of the current side received while another delivery was in progress.
+    @usableFromInline
+    @exclusivity(unchecked)
     var buffer: [P.Output] = []
+    @usableFromInline
+    @exclusivity(unchecked)
     var bufferHead = 0
+    @usableFromInline
+    @exclusivity(unchecked)
     var isTerminal = false
+    @usableFromInline
+    @exclusivity(unchecked)
     var pendingCompletion: Subscribers.Completion<Failure>?
 
+    @inlinable
     init(downstream: Downstream) { self.downstream = downstream }
 
+    @usableFromInline
     var description: String { "SwitchToLatest" }
 
     // MARK: Outer
 
+    @inlinable
     func receive(subscription: any Subscription) {
         lock.lock()
         guard !hasOuter, !isTerminal, let downstream else {
@@ -106,6 +149,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         subscription.request(.unlimited)
     }
 
+    @inlinable
     func receive(_ input: P) -> Subscribers.Demand {
         lock.lock()
         guard !isTerminal, downstream != nil else {
@@ -124,6 +168,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         return .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         lock.lock()
         guard !isTerminal, !outerFinished else { return lock.unlock() }
@@ -139,6 +184,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     // MARK: Inner
 
+    @inlinable
     func sideReceived(_ side: Side, subscription: any Subscription) {
         lock.lock()
         guard side === current, !isTerminal, side.subscription == nil else {
@@ -152,6 +198,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         if carried > .none { subscription.request(carried) }
     }
 
+    @inlinable
     func sideReceived(_ side: Side, value: P.Output) -> Subscribers.Demand {
         lock.lock()
         guard side === current, !isTerminal, let downstream else {
@@ -182,6 +229,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         return .none
     }
 
+    @inlinable
     func sideReceived(_ side: Side, completion: Subscribers.Completion<Failure>) {
         lock.lock()
         guard side === current, !isTerminal else { return lock.unlock() }
@@ -195,6 +243,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     // MARK: Downstream
 
+    @inlinable
     func request(_ more: Subscribers.Demand) {
         guard more > .none else { return }
         lock.lock()
@@ -209,6 +258,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         forward?.request(more)
     }
 
+    @inlinable
     func cancel() {
         lock.lock()
         guard downstream != nil || !isTerminal else { return lock.unlock() }
@@ -230,12 +280,14 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
 
     /// Adds downstream demand; returns the current side's subscription to forward it to, if the
     /// side has one already (a side still waiting for its subscription will request `demand`). Lock held.
+    @inlinable
     func forwardLocked(_ more: Subscribers.Demand) -> (any Subscription)? {
         guard more > .none else { return nil }
         demand += more
         return current?.subscription
     }
 
+    @inlinable
     func takeBufferLocked() -> [P.Output] {
         let taken = buffer
         buffer = []
@@ -244,6 +296,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     }
 
     /// Lock held on entry, released on return.
+    @inlinable
     func finishIfDoneLocked() {
         if !isDelivering && !isTerminal && outerFinished && current == nil && bufferHead == buffer.count {
             isDelivering = true
@@ -254,6 +307,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     }
 
     /// Lock held on entry, released on return.
+    @inlinable
     func failLocked(_ error: Failure) {
         guard !isTerminal, downstream != nil else { return lock.unlock() }
         isTerminal = true
@@ -276,6 +330,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     }
 
     /// The deliverer's loop (lock held, `isDelivering` set; returns with the lock released).
+    @inlinable
     func drainLocked() {
         while true {
             if let completion = pendingCompletion {
@@ -330,6 +385,7 @@ extension Publisher where Failure == Never, Output: Publisher {
     /// ```swift
     /// let results = queries.map { api.search($0) }.switchToLatest()   // queries: Never
     /// ```
+    @inlinable
     public func switchToLatest() -> Publishers.SwitchToLatest<Output, Publishers.SetFailureType<Self, Output.Failure>> {
         setFailureType(to: Output.Failure.self).switchToLatest()
     }
@@ -337,6 +393,7 @@ extension Publisher where Failure == Never, Output: Publisher {
 
 extension Publisher where Failure == Never, Output: Publisher, Output.Failure == Never {
     /// `switchToLatest` when neither the upstream nor the inner publishers can fail.
+    @inlinable
     public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
         Publishers.SwitchToLatest(upstream: self)
     }
@@ -345,6 +402,7 @@ extension Publisher where Failure == Never, Output: Publisher, Output.Failure ==
 extension Publisher where Output: Publisher, Output.Failure == Never {
     /// `switchToLatest` into inner publishers that cannot fail, from a publisher that can: each inner
     /// is re-typed with ``Publisher/setFailureType(to:)``.
+    @inlinable
     public func switchToLatest()
         -> Publishers.SwitchToLatest<
             Publishers.SetFailureType<Output, Failure>, Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>
