@@ -10,6 +10,7 @@ extension Publisher {
     /// ```swift
     /// let c = (1...3).publisher.collect().sink { print($0) }   // [1, 2, 3]
     /// ```
+    @inlinable
     public func collect() -> Publishers.Collect<Self> {
         Publishers.Collect(upstream: self)
     }
@@ -24,6 +25,7 @@ extension Publisher {
     /// ```swift
     /// let c = (1...5).publisher.collect(2).sink { print($0) }   // [1, 2] [3, 4] [5]
     /// ```
+    @inlinable
     public func collect(_ count: Int) -> Publishers.CollectByCount<Self> {
         precondition(count > 0, "collect(_:): count must be positive")
         return Publishers.CollectByCount(upstream: self, count: count)
@@ -42,9 +44,11 @@ extension Publishers {
         public let upstream: Upstream
 
         /// Creates the operator.
+        @inlinable
         public init(upstream: Upstream) { self.upstream = upstream }
 
         /// Attaches `subscriber`.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let inner = ReduceInner<Upstream.Output, S>(
                 downstream: subscriber, initial: [], name: "Collect", accumulate: { $0.append($1) })
@@ -65,6 +69,7 @@ extension Publishers {
         public let count: Int
 
         /// Creates the operator. `count` must be positive.
+        @inlinable
         public init(upstream: Upstream, count: Int) {
             precondition(count > 0, "collect(_:): count must be positive")
             self.upstream = upstream
@@ -72,31 +77,45 @@ extension Publishers {
         }
 
         /// Attaches `subscriber`.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: CollectByCountInner(downstream: subscriber, count: count))
         }
     }
 }
 
-private final class CollectByCountInner<Element, Downstream: Subscriber>: Subscriber, Subscription,
+@usableFromInline
+final class CollectByCountInner<Element, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == [Element] {
+    @usableFromInline
     typealias Input = Element
+    @usableFromInline
     typealias Failure = Downstream.Failure
 
-    private let link = UpstreamLink()
-    private let lock = Lock()
-    private let count: Int
-    private var downstream: Downstream?
-    private var buffer: [Element] = []
+    @usableFromInline
+    let link = UpstreamLink()
+    @usableFromInline
+    let lock = Lock()
+    @usableFromInline
+    let count: Int
+    @usableFromInline
+    @exclusivity(unchecked)
+    var downstream: Downstream?
+    @usableFromInline
+    @exclusivity(unchecked)
+    var buffer: [Element] = []
 
+    @inlinable
     init(downstream: Downstream, count: Int) {
         self.downstream = downstream
         self.count = count
     }
 
+    @usableFromInline
     var description: String { "CollectByCount" }
 
+    @inlinable
     func receive(subscription: any Subscription) {
         guard link.attach(subscription) else { return }
         lock.lock()
@@ -105,6 +124,7 @@ where Downstream.Input == [Element] {
         downstream?.receive(subscription: self)
     }
 
+    @inlinable
     func receive(_ input: Element) -> Subscribers.Demand {
         lock.lock()
         guard let downstream else {
@@ -123,6 +143,7 @@ where Downstream.Input == [Element] {
         return downstream.receive(group) * count
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         guard link.finish() else { return }
         lock.lock()
@@ -137,8 +158,10 @@ where Downstream.Input == [Element] {
         downstream.receive(completion: completion)
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) { link.request(demand * count) }
 
+    @inlinable
     func cancel() {
         link.cancel()
         lock.lock()

@@ -7,6 +7,7 @@ extension Publisher {
     /// ```swift
     /// let c = [3, 4].publisher.prepend(1, 2).sink { print($0) }   // 1 2 3 4
     /// ```
+    @inlinable
     public func prepend(_ elements: Output...) -> Publishers.Concatenate<Publishers.Sequence<[Output], Failure>, Self> {
         prepend(Publishers.Sequence(sequence: elements))
     }
@@ -16,6 +17,7 @@ extension Publisher {
     /// ```swift
     /// let c = subject.prepend(1...3).sink { print($0) }
     /// ```
+    @inlinable
     public func prepend<S: Sequence>(_ elements: S) -> Publishers.Concatenate<Publishers.Sequence<S, Failure>, Self>
     where S.Element == Output {
         prepend(Publishers.Sequence(sequence: elements))
@@ -29,6 +31,7 @@ extension Publisher {
     /// ```swift
     /// let c = live.prepend(cached).sink { print($0) }
     /// ```
+    @inlinable
     public func prepend<P: Publisher>(_ publisher: P) -> Publishers.Concatenate<P, Self>
     where P.Output == Output, P.Failure == Failure {
         Publishers.Concatenate(prefix: publisher, suffix: self)
@@ -39,6 +42,7 @@ extension Publisher {
     /// ```swift
     /// let c = [1, 2].publisher.append(3, 4).sink { print($0) }   // 1 2 3 4
     /// ```
+    @inlinable
     public func append(_ elements: Output...) -> Publishers.Concatenate<Self, Publishers.Sequence<[Output], Failure>> {
         append(Publishers.Sequence(sequence: elements))
     }
@@ -48,6 +52,7 @@ extension Publisher {
     /// ```swift
     /// let c = subject.append(["done"]).sink { print($0) }
     /// ```
+    @inlinable
     public func append<S: Sequence>(_ elements: S) -> Publishers.Concatenate<Self, Publishers.Sequence<S, Failure>>
     where S.Element == Output {
         append(Publishers.Sequence(sequence: elements))
@@ -58,6 +63,7 @@ extension Publisher {
     /// ```swift
     /// let c = firstPage.append(secondPage).sink { print($0) }
     /// ```
+    @inlinable
     public func append<P: Publisher>(_ publisher: P) -> Publishers.Concatenate<Self, P>
     where P.Output == Output, P.Failure == Failure {
         Publishers.Concatenate(prefix: self, suffix: publisher)
@@ -87,12 +93,14 @@ extension Publishers {
         public let suffix: Suffix
 
         /// Creates the operator.
+        @inlinable
         public init(prefix: Prefix, suffix: Suffix) {
             self.prefix = prefix
             self.suffix = suffix
         }
 
         /// Attaches `subscriber`.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             let handoff = UpstreamHandoff(downstream: subscriber, next: suffix, name: "Concatenate")
             prefix.receive(subscriber: ConcatenateFirstLeg(handoff: handoff))
@@ -101,17 +109,28 @@ extension Publishers {
 }
 
 /// Feeds the prefix into the handoff; when it finishes, subscribes to the suffix.
-private struct ConcatenateFirstLeg<Downstream: Subscriber, Suffix: Publisher>: Subscriber, CustomStringConvertible
+@usableFromInline
+struct ConcatenateFirstLeg<Downstream: Subscriber, Suffix: Publisher>: Subscriber, CustomStringConvertible
 where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
+    @usableFromInline
     typealias Input = Downstream.Input
+    @usableFromInline
     typealias Failure = Downstream.Failure
 
+    @usableFromInline
     let handoff: UpstreamHandoff<Downstream, Suffix>
 
+    @inlinable
+    init(handoff: UpstreamHandoff<Downstream, Suffix>) { self.handoff = handoff }
+
+    @usableFromInline
     var description: String { handoff.description }
 
+    @inlinable
     func receive(subscription: any Subscription) { handoff.attach(subscription, from: .first) }
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand { handoff.receive(input, from: .first) }
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         switch completion {
         case .finished:

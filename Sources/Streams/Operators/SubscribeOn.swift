@@ -12,6 +12,7 @@ extension Publisher {
     /// ```swift
     /// let c = expensiveWork.subscribe(on: backgroundQueue).receive(on: DispatchQueue.main).sink { show($0) }
     /// ```
+    @inlinable
     public func subscribe(on scheduler: any Scheduler) -> Publishers.SubscribeOn<Self> {
         Publishers.SubscribeOn(upstream: self, scheduler: scheduler)
     }
@@ -31,40 +32,55 @@ extension Publishers {
         public let scheduler: any Scheduler
 
         /// Creates the operator; prefer ``Publisher/subscribe(on:)``.
+        @inlinable
         public init(upstream: Upstream, scheduler: any Scheduler) {
             self.upstream = upstream
             self.scheduler = scheduler
         }
 
         /// Schedules the upstream subscription of `subscriber` on ``scheduler``.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             SubscribeOnInner(upstream: upstream, downstream: subscriber, scheduler: scheduler).start()
         }
     }
 }
 
-private final class SubscribeOnInner<Upstream: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
+@usableFromInline
+final class SubscribeOnInner<Upstream: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, @unchecked Sendable
 where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
+    @usableFromInline
     typealias Input = Downstream.Input
+    @usableFromInline
     typealias Failure = Downstream.Failure
 
-    private let lock = Lock()
+    @usableFromInline
+    let lock = Lock()
     /// Held until the scheduled subscribe takes it.
-    private var upstream: Upstream?
-    private var downstream: Downstream?
-    private let link = UpstreamLink()
-    private let scheduler: any Scheduler
+    @usableFromInline
+    @exclusivity(unchecked)
+    var upstream: Upstream?
+    @usableFromInline
+    @exclusivity(unchecked)
+    var downstream: Downstream?
+    @usableFromInline
+    let link = UpstreamLink()
+    @usableFromInline
+    let scheduler: any Scheduler
 
+    @inlinable
     init(upstream: Upstream, downstream: Downstream, scheduler: any Scheduler) {
         self.upstream = upstream
         self.downstream = downstream
         self.scheduler = scheduler
     }
 
+    @usableFromInline
     var description: String { "SubscribeOn" }
 
     /// Schedules the upstream subscribe; the action keeps this subscription alive until it runs.
+    @inlinable
     func start() {
         scheduler.schedule(
             TimingCallback {
@@ -76,16 +92,19 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
             })
     }
 
+    @inlinable
     func receive(subscription: any Subscription) {
         guard link.attach(subscription) else { return }
         lock.withLock { downstream }?.receive(subscription: self)
     }
 
+    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         guard let downstream = lock.withLock({ downstream }) else { return .none }
         return downstream.receive(input)
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         let downstream = lock.withLock { () -> Downstream? in
             defer { self.downstream = nil }
@@ -96,11 +115,13 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
         downstream.receive(completion: completion)
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
         let link = self.link
         scheduler.schedule { link.request(demand) }
     }
 
+    @inlinable
     func cancel() {
         let released = lock.withLock { () -> Downstream? in
             defer { downstream = nil }
