@@ -18,11 +18,13 @@ public struct Deferred<DeferredPublisher: Publisher>: Publisher {
     public let createPublisher: () -> DeferredPublisher
 
     /// A publisher that calls `createPublisher` for each subscriber.
+    @inlinable
     public init(createPublisher: @escaping () -> DeferredPublisher) {
         self.createPublisher = createPublisher
     }
 
     /// Creates a publisher and attaches `subscriber` to it.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         createPublisher().receive(subscriber: subscriber)
     }

@@ -19,10 +19,15 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     /// The closure that fulfils a future. Call it once; later calls are ignored.
     public typealias Promise = @Sendable (Result<Output, Failure>) -> Void
 
-    private let lock = Lock()
+    @usableFromInline
+    let lock = Lock()
     // Guarded by `lock`.
-    private var result: Result<Output, Failure>?
-    private var waiting: ContiguousArray<FutureSubscriptionBase<Output, Failure>> = []
+    @usableFromInline
+    @exclusivity(unchecked)
+    var result: Result<Output, Failure>?
+    @usableFromInline
+    @exclusivity(unchecked)
+    var waiting: ContiguousArray<FutureSubscriptionBase<Output, Failure>> = []
 
     /// Creates a future and runs `attemptToFulfill` at once, handing it the promise to call (now or
     /// later, from any thread).
@@ -30,11 +35,13 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     /// ```swift
     /// let f = Future<Data, LoadError> { promise in loader.load { promise($0) } }
     /// ```
+    @inlinable
     public init(_ attemptToFulfill: (@escaping Promise) -> Void) {
         attemptToFulfill { [self] result in fulfil(result) }
     }
 
     /// Attaches `subscriber`; it gets the result (when known) once it has demand.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
         let subscription = FutureSubscription(future: self, downstream: subscriber)
         lock.lock()
@@ -44,7 +51,8 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
         subscription.start(result: known)
     }
 
-    private func fulfil(_ result: Result<Output, Failure>) {
+    @inlinable
+    func fulfil(_ result: Result<Output, Failure>) {
         lock.lock()
         guard self.result == nil else { return lock.unlock() }
         self.result = result
@@ -54,7 +62,8 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
         for subscription in targets { subscription.resolve(result) }
     }
 
-    fileprivate func remove(_ subscription: FutureSubscriptionBase<Output, Failure>) {
+    @inlinable
+    func remove(_ subscription: FutureSubscriptionBase<Output, Failure>) {
         lock.lock()
         if let index = waiting.firstIndex(where: { $0 === subscription }) { waiting.remove(at: index) }
         lock.unlock()
@@ -70,6 +79,7 @@ extension Future where Failure == any Error {
     /// ```swift
     /// let profile = Future { try await client.profile() }
     /// ```
+    @inlinable
     public convenience init(operation: @escaping @Sendable () async throws -> Output) where Output: Sendable {
         self.init { promise in
             Task {
@@ -91,6 +101,7 @@ extension Future where Failure == Never {
     /// ```swift
     /// let total = Future { await cart.total() }
     /// ```
+    @inlinable
     public convenience init(operation: @escaping @Sendable () async -> Output) where Output: Sendable {
         self.init { promise in
             Task { promise(.success(await operation())) }
@@ -99,35 +110,57 @@ extension Future where Failure == Never {
 }
 
 /// A future's subscription, erased over the downstream type so the future can keep a list of them.
+@usableFromInline
 class FutureSubscriptionBase<Output, Failure: Error>: @unchecked Sendable {
+    @inlinable
+    init() {}
+
+    @inlinable
     func resolve(_ result: Result<Output, Failure>) { preconditionFailure("abstract") }
 }
 
 /// Delivers a future's result to one subscriber once it is known, the handshake is over, and (for a
 /// success) the subscriber has demand.
-private final class FutureSubscription<Downstream: Subscriber>: FutureSubscriptionBase<
+@usableFromInline
+final class FutureSubscription<Downstream: Subscriber>: FutureSubscriptionBase<
     Downstream.Input, Downstream.Failure
 >, Subscription, CustomStringConvertible, @unchecked Sendable
 {
+    @usableFromInline
     typealias Output = Downstream.Input
+    @usableFromInline
     typealias Failure = Downstream.Failure
 
-    private let lock = Lock()
+    @usableFromInline
+    let lock = Lock()
     // Guarded by `lock`. `downstream == nil` means delivered or cancelled.
-    private var future: Future<Output, Failure>?
-    private var downstream: Downstream?
-    private var result: Result<Output, Failure>?
-    private var hasDemand = false
-    private var isSubscribed = false
+    @usableFromInline
+    @exclusivity(unchecked)
+    var future: Future<Output, Failure>?
+    @usableFromInline
+    @exclusivity(unchecked)
+    var downstream: Downstream?
+    @usableFromInline
+    @exclusivity(unchecked)
+    var result: Result<Output, Failure>?
+    @usableFromInline
+    @exclusivity(unchecked)
+    var hasDemand = false
+    @usableFromInline
+    @exclusivity(unchecked)
+    var isSubscribed = false
 
+    @inlinable
     init(future: Future<Output, Failure>, downstream: Downstream) {
         self.future = future
         self.downstream = downstream
     }
 
+    @usableFromInline
     var description: String { "Future" }
 
     /// Sends the subscription, then the result if it is already known and deliverable.
+    @inlinable
     func start(result known: Result<Output, Failure>?) {
         lock.lock()
         let downstream = self.downstream
@@ -139,6 +172,7 @@ private final class FutureSubscription<Downstream: Subscriber>: FutureSubscripti
         deliverIfReady()
     }
 
+    @inlinable
     override func resolve(_ result: Result<Output, Failure>) {
         lock.lock()
         future = nil
@@ -147,6 +181,7 @@ private final class FutureSubscription<Downstream: Subscriber>: FutureSubscripti
         deliverIfReady()
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
         guard demand > .none else { return }
         lock.lock()
@@ -155,6 +190,7 @@ private final class FutureSubscription<Downstream: Subscriber>: FutureSubscripti
         deliverIfReady()
     }
 
+    @inlinable
     func cancel() {
         lock.lock()
         let released = (downstream, future)
@@ -166,7 +202,8 @@ private final class FutureSubscription<Downstream: Subscriber>: FutureSubscripti
     }
 
     /// Lock held on entry, released on return; delivers at most once.
-    private func deliverIfReady() {
+    @inlinable
+    func deliverIfReady() {
         guard isSubscribed, let downstream, let result else { return lock.unlock() }
         if case .success = result, !hasDemand { return lock.unlock() }
         self.downstream = nil

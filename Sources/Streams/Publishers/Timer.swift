@@ -33,6 +33,7 @@ extension Publishers {
 
         /// A timer ticking every `interval` (which must be positive) on `scheduler` (not an
         /// ``ImmediateScheduler``, on which the ticks would never end).
+        @inlinable
         public init(every interval: Duration, tolerance: Duration = .zero, scheduler: any Scheduler) {
             precondition(interval > .zero, "Publishers.Timer: the interval must be positive")
             precondition(
@@ -44,6 +45,7 @@ extension Publishers {
         }
 
         /// Starts ticking for `subscriber`.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
             TimerSubscription(downstream: subscriber, interval: interval, scheduler: scheduler).start()
         }
@@ -57,33 +59,51 @@ extension Scheduler {
     /// ```swift
     /// let c = scheduler.timerPublisher(every: .milliseconds(100)).sink { print($0) }
     /// ```
+    @inlinable
     public func timerPublisher(every interval: Duration, tolerance: Duration = .zero) -> Publishers.Timer {
         Publishers.Timer(every: interval, tolerance: tolerance, scheduler: self)
     }
 }
 
-private final class TimerSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
+@usableFromInline
+final class TimerSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
     @unchecked Sendable
 where Downstream.Input == SchedulerInstant, Downstream.Failure == Never {
-    private let lock = Lock()
-    private var downstream: Downstream?
-    private var demand = Subscribers.Demand.none
-    private var tick: (any Cancellable)?
+    @usableFromInline
+    let lock = Lock()
+    @usableFromInline
+    @exclusivity(unchecked)
+    var downstream: Downstream?
+    @usableFromInline
+    @exclusivity(unchecked)
+    var demand = Subscribers.Demand.none
+    @usableFromInline
+    @exclusivity(unchecked)
+    var tick: (any Cancellable)?
     /// Which tick (`k`) is scheduled; a stale action never emits.
-    private var count = 0
+    @usableFromInline
+    @exclusivity(unchecked)
+    var count = 0
     /// When the subscription started: tick `k` is due at `origin + k · interval`.
-    private var origin = SchedulerInstant.zero
-    private let interval: Duration
-    private let scheduler: any Scheduler
+    @usableFromInline
+    @exclusivity(unchecked)
+    var origin = SchedulerInstant.zero
+    @usableFromInline
+    let interval: Duration
+    @usableFromInline
+    let scheduler: any Scheduler
 
+    @inlinable
     init(downstream: Downstream, interval: Duration, scheduler: any Scheduler) {
         self.downstream = downstream
         self.interval = interval
         self.scheduler = scheduler
     }
 
+    @usableFromInline
     var description: String { "Timer" }
 
+    @inlinable
     func start() {
         let start = scheduler.now
         lock.withLock { origin = start }
@@ -91,10 +111,12 @@ where Downstream.Input == SchedulerInstant, Downstream.Failure == Never {
         schedule(count: 1)
     }
 
+    @inlinable
     func request(_ more: Subscribers.Demand) {
         lock.withLock { if downstream != nil { demand += more } }
     }
 
+    @inlinable
     func cancel() {
         let (tick, released) = lock.withLock { () -> ((any Cancellable)?, Downstream?) in
             defer {
@@ -108,7 +130,8 @@ where Downstream.Input == SchedulerInstant, Downstream.Failure == Never {
     }
 
     /// Schedules tick `count` at `start + count · interval`.
-    private func schedule(count: Int) {
+    @inlinable
+    func schedule(count: Int) {
         let deadline = lock.withLock { () -> SchedulerInstant? in
             guard downstream != nil else { return nil }
             self.count = count
@@ -126,7 +149,8 @@ where Downstream.Input == SchedulerInstant, Downstream.Failure == Never {
         stale?.cancel()
     }
 
-    private func fire(count: Int) {
+    @inlinable
+    func fire(count: Int) {
         let now = scheduler.now
         lock.lock()
         guard let downstream, count == self.count else { return lock.unlock() }

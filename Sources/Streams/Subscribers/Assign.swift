@@ -7,38 +7,46 @@ extension Subscribers {
         /// Never fails.
         public typealias Failure = Never
 
-        private let link = UpstreamLink()
-        private let target: Locked<(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>)?>
+        @usableFromInline
+        let link = UpstreamLink()
+        @usableFromInline
+        let target: Locked<(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>)?>
 
         /// Creates a subscriber that assigns to `keyPath` on `object`.
+        @inlinable
         public init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>) {
             target = Locked((object, keyPath))
         }
 
         /// Stores the subscription and requests `.unlimited`.
+        @inlinable
         public func receive(subscription: any Subscription) {
             if link.attach(subscription) { subscription.request(.unlimited) }
         }
 
         /// Assigns the value.
+        @inlinable
         public func receive(_ input: Input) -> Subscribers.Demand {
             if let (object, keyPath) = target.withLock({ $0 }) { object[keyPath: keyPath] = input }
             return .none
         }
 
         /// Releases the object.
+        @inlinable
         public func receive(completion: Subscribers.Completion<Never>) {
             guard link.finish() else { return }
             release()
         }
 
         /// Cancels upstream and releases the object.
+        @inlinable
         public func cancel() {
             link.cancel()
             release()
         }
 
-        private func release() {
+        @inlinable
+        func release() {
             let released = target.withLock { target in
                 defer { target = nil }
                 return target
@@ -57,6 +65,7 @@ extension Publisher where Failure == Never {
     /// ```swift
     /// let c = subject.assign(to: \.title, on: model)
     /// ```
+    @inlinable
     public func assign<Root>(to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root) -> AnyCancellable {
         let assign = Subscribers.Assign(object: object, keyPath: keyPath)
         subscribe(assign)
