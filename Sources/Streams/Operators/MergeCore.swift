@@ -327,18 +327,12 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
                     bufferHead = 0
                 }
                 if demand != .unlimited { demand -= 1 }
-                if sidesUnlimited {
-                    lock.unlock()
-                    let more = downstream.receive(entry.value)
-                    lock.lock()
-                    addDemandLocked(more)
-                    continue
-                }
                 // A buffered side was left with no outstanding request: ask it for the next value.
-                let refill = entry.side.hasSubscription ? entry.side.subscription : nil
+                let refills = !sidesUnlimited && entry.side.hasSubscription
+                let refill = refills ? entry.side.subscription : NoSubscription()
                 lock.unlock()
                 let more = downstream.receive(entry.value)
-                refill?.request(.max(1))
+                if refills { refill.request(.max(1)) }
                 lock.lock()
                 addDemandLocked(more)
                 continue

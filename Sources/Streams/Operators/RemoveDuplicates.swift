@@ -135,7 +135,8 @@ where Previous.Wrapped == Downstream.Input, Slot.Wrapped == Downstream {
     @inlinable
     func cancel() {
         // One critical section ends the link and takes the subscriber and the closure; they are released
-        // after it, once the upstream is cancelled. Runs unspecialised: see `release()`.
+        // after it, once the upstream is cancelled. Runs unspecialised (through `any Subscription`), so it
+        // only moves values of the class's own generic parameters and closures: no metadata lookups.
         var released: Slot = nil
         var closure = Optional<(Input, Input) -> Bool>.none
         _ = link.finishAndCancel {
@@ -146,9 +147,9 @@ where Previous.Wrapped == Downstream.Input, Slot.Wrapped == Downstream {
         _ = (released, closure)
     }
 
-    /// Takes the subscriber and releases the predicate (outside the lock). Runs unspecialised when called
-    /// from `cancel`, so it only moves values of the class's own generic parameters and clears closures: no
-    /// metadata lookups.
+    /// Upstream completed: takes the subscriber and releases the predicate (outside the lock). Like `cancel`, it
+    /// only moves values of the class's own generic parameters and closures, so it needs no metadata lookup
+    /// when it runs unspecialised.
     @inlinable
     func release() -> Slot {
         lock.lock()
