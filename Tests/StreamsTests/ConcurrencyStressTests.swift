@@ -276,6 +276,59 @@ import Testing
         c.cancel()
     }
 
+    /// merge and flatMap call their subscriber without retaining it: a cancel from another thread while a
+    /// value is being delivered must leave the subscriber alive until that delivery returns, and free it after.
+    @Test func cancellingAMergeOrFlatMapFromAnotherThreadWhileItDeliversIsSafe() {
+        final class Counting: Subscriber, @unchecked Sendable {
+            let counter: UnsynchronizedCounter
+            var subscription: (any Subscription)?
+            init(_ counter: UnsynchronizedCounter) { self.counter = counter }
+            func receive(subscription: any Subscription) {
+                self.subscription = subscription
+                subscription.request(.unlimited)
+            }
+            func receive(_ input: Int) -> Subscribers.Demand {
+                counter.count += 1
+                return .none
+            }
+            func receive(completion: Subscribers.Completion<Never>) {}
+        }
+        for round in 0..<40 {
+            let left = PassthroughSubject<Int, Never>()
+            let right = PassthroughSubject<Int, Never>()
+            let counter = UnsynchronizedCounter()
+            weak var weakSubscriber: Counting?
+            let cancellable: AnyCancellable
+            do {
+                let subscriber = Counting(counter)
+                weakSubscriber = subscriber
+                if round.isMultiple(of: 2) {
+                    left.merge(with: right).subscribe(subscriber)
+                } else {
+                    left.merge(with: right).flatMap { Just($0) }.subscribe(subscriber)
+                }
+                let subscription = subscriber.subscription
+                cancellable = AnyCancellable { subscription?.cancel() }
+            }
+            let cancelled = Atomic<Bool>(false)
+            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                if thread == 0 {
+                    for value in 0..<500 { (value.isMultiple(of: 2) ? left : right).send(value) }
+                } else {
+                    cancellable.cancel()
+                    cancelled.store(true, ordering: .releasing)
+                }
+            }
+            let wasCancelled = cancelled.load(ordering: .acquiring)
+            #expect(wasCancelled)
+            let before = counter.count
+            left.send(-1)
+            right.send(-1)
+            #expect(counter.count == before)
+            #expect(weakSubscriber == nil)
+        }
+    }
+
     @Test func debounceOnARealQueueFlushesTheLastValueWhenTheInputFinishes() {
         let subject = PassthroughSubject<Int, Never>()
         let queue = DispatchQueue(label: "stress.debounce")

@@ -323,6 +323,69 @@ import Testing
         #expect(weakSubscription == nil)
     }
 
+    /// A side is also reused after a source that finished later, once that source has let it go: the next
+    /// source's values and completion must still flow through it.
+    @Test func flatMapReusesASideAfterAnAsynchronousSourceFinishedAndLetItGo() {
+        let upstream = PassthroughSubject<Int, Never>()
+        let first = PassthroughSubject<Int, Never>()
+        let second = PassthroughSubject<Int, Never>()
+        let recorder = upstream.flatMap { $0 == 0 ? first : second }.record()
+        upstream.send(0)
+        first.send(1)
+        first.send(completion: .finished)  // the subject lets its subscriber go: the side is free for reuse
+        upstream.send(1)
+        second.send(2)
+        first.send(99)  // finished: reaches nobody
+        second.send(3)
+        upstream.send(completion: .finished)
+        #expect(!recorder.isFinished)
+        second.send(completion: .finished)
+        #expect(recorder.values == [1, 2, 3])
+        #expect(recorder.isFinished)
+    }
+
+    /// A subscriber that cancels from inside its `receive` is still running when the cancel returns: the
+    /// engine, its only owner here, releases it once that delivery has returned, not before and not never.
+    @Test func flatMapCancelFromInsideReceiveReleasesTheSubscriberAfterTheDelivery() {
+        final class Log { var entries: [Int] = [] }
+        final class CancellingSubscriber: Subscriber {
+            let log: Log
+            var subscription: (any Subscription)?
+            init(log: Log) { self.log = log }
+            deinit { log.entries.append(Int.min) }
+            func receive(subscription: any Subscription) {
+                self.subscription = subscription
+                subscription.request(.unlimited)
+            }
+            func receive(_ input: Int) -> Subscribers.Demand {
+                log.entries.append(input)
+                subscription?.cancel()
+                subscription = nil
+                log.entries.append(-input)  // still alive here, after the cancel
+                return .none
+            }
+            func receive(completion: Subscribers.Completion<Never>) {}
+        }
+        let upstream = PassthroughSubject<Int, Never>()
+        let inner = PassthroughSubject<Int, Never>()
+        let log = Log()
+        weak var weakSubscriber: CancellingSubscriber?
+        var kept: (any Subscription)?  // the subscription outlives the cancel; the subscriber must not
+        do {
+            let subscriber = CancellingSubscriber(log: log)
+            weakSubscriber = subscriber
+            upstream.flatMap { _ in inner }.subscribe(subscriber)
+            kept = subscriber.subscription
+        }
+        #expect(weakSubscriber != nil)  // the engine holds it
+        upstream.send(0)
+        inner.send(5)
+        inner.send(6)
+        #expect(log.entries == [5, -5, Int.min])
+        #expect(weakSubscriber == nil)
+        #expect(kept != nil)
+    }
+
     @Test func flatMapOverManyJustsCompletesWithoutDeepRecursion() {
         var count = 0
         var finished = false

@@ -86,6 +86,7 @@ extension Publishers {
                 self.transform = transform
                 super.init(downstream: downstream)
                 replenishes = maxPublishers != .unlimited
+                reusesSides = true
             }
 
             override var description: String { "FlatMap" }
@@ -93,7 +94,7 @@ extension Publishers {
             @inlinable
             override func releaseResourcesLocked() {
                 transform = nil
-                spareSide = nil
+                recentSide = nil
             }
 
             @inlinable
@@ -112,27 +113,19 @@ extension Publishers {
                 hasUpstream = true
                 upstream = subscription
                 lock.unlock()
-                downstream.receive(subscription: self)
+                downstream.value.receive(subscription: self)
                 if maxPublishers > .none { subscription.request(maxPublishers) }
             }
 
             @inlinable
             func receive(_ input: Upstream.Output) -> Subscribers.Demand {
                 lock.lock()
-                guard let transform, var side = linkSideLocked() else {
+                guard let transform, let side = linkSideLocked() else {
                     lock.unlock()
                     return .none
                 }
                 lock.unlock()
                 transform(input).receive(subscriber: side)
-                // A source that finished while being subscribed may have left its side to nobody but us: keep
-                // it for the next source (only a side no one else references can be reused, and such a side
-                // is unlinked, since the live list references its sides).
-                if isKnownUniquelyReferenced(&side) {
-                    lock.lock()
-                    if !isTerminal, !side.isLive, spareSide == nil { spareSide = side }
-                    lock.unlock()
-                }
                 return .none
             }
 

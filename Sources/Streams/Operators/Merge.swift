@@ -210,7 +210,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     /// the list complete (so an empty list, or sources that all finished at once, finish now).
     @inlinable
     func start(_ subscribeAll: ((any Publisher<Output, Failure>) -> Void) -> Void) {
-        downstream?.receive(subscription: self)
+        downstream?.value.receive(subscription: self)
         subscribeAll { publisher in
             lock.lock()
             guard let side = linkSideLocked() else { return lock.unlock() }

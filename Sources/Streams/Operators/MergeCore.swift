@@ -35,9 +35,16 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     // unspecialised code.
     @usableFromInline
     let lock = Lock()
+    /// The subscriber, boxed so that the deliverer (whoever set `isDelivering`) calls it without retaining
+    /// it: while a delivery is under way the box is not released (see `retiredDownstream`).
     @usableFromInline
     @exclusivity(unchecked)
-    final var downstream: Downstream?
+    final var downstream: DownstreamBox<Downstream>?
+    /// The box a `cancel` took while a delivery was under way: released by the deliverer once that delivery
+    /// has returned (a cancel from inside the subscriber's `receive` must not free what is running).
+    @usableFromInline
+    @exclusivity(unchecked)
+    final var retiredDownstream: DownstreamBox<Downstream>?
     /// The downstream's outstanding demand (requested minus delivered).
     @usableFromInline
     @exclusivity(unchecked)
@@ -82,20 +89,33 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     @usableFromInline
     @exclusivity(unchecked)
     final var replenishes = false
-    /// flatMap: a side whose source finished while it was being subscribed (`Just`, a sequence) and that
-    /// nothing references any more, kept for the next source: one allocation less per such source. Cleared
-    /// when the engine ends (the side refers back to the engine).
+    /// flatMap: the side linked last, kept so that the next source can reuse it once it has finished and
+    /// nothing else references it (a `Just`, a sequence, any source that completed before the next value):
+    /// one allocation less per such source. Cleared when the engine ends (the side refers back to the
+    /// engine). Always `nil` for merge, whose sides are linked once.
     @usableFromInline
     @exclusivity(unchecked)
-    final var spareSide: Side?
+    final var recentSide: Side?
+    /// Whether `linkSideLocked` keeps and reuses `recentSide` (flatMap).
+    @usableFromInline
+    @exclusivity(unchecked)
+    final var reusesSides = false
 
     @inlinable
     init(downstream: Downstream) {
-        self.downstream = downstream
+        self.downstream = DownstreamBox(downstream)
     }
 
     @inlinable
     var description: String { "Merge" }
+
+    /// The subscriber's box, not retained: only for the deliverer, which the box outlives (see
+    /// `retiredDownstream`). Lock held.
+    @inlinable
+    final var unretainedDownstream: Unmanaged<DownstreamBox<Downstream>>? {
+        guard let box = downstream else { return nil }
+        return Unmanaged.passUnretained(box)
+    }
 
     /// Releases operator-specific resources (flatMap's transform). Called with the lock held.
     @inlinable
@@ -108,12 +128,14 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     final func linkSideLocked() -> Side? {
         guard !isTerminal, downstream != nil else { return nil }
         let side: Side
-        if let spare = spareSide {
-            spareSide = nil
-            spare.isLive = true
-            side = spare
+        // A finished side that only `recentSide` references can no longer be called by anyone: reuse it.
+        // (Checked under the lock: nothing can take a new reference to an unlinked side.)
+        if reusesSides, isKnownUniquelyReferenced(&recentSide), let recent = recentSide, !recent.isLive {
+            recent.isLive = true
+            side = recent
         } else {
             side = Side(core: self)
+            if reusesSides { recentSide = side }
         }
         side.next = firstSide
         firstSide?.previous = side
@@ -167,7 +189,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     @inlinable
     final func sideReceived(_ side: Side, value: Output) -> Subscribers.Demand {
         lock.lock()
-        guard side.isLive, !isTerminal, let downstream else {
+        guard side.isLive, !isTerminal, let box = unretainedDownstream else {
             lock.unlock()
             return .none
         }
@@ -186,10 +208,15 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
         if demand != .unlimited { demand -= 1 }
         let bounded = !sidesUnlimited
         lock.unlock()
-        let more = downstream.receive(value)
+        let more = box._withUnsafeGuaranteedRef { $0.value.receive(value) }
         lock.lock()
         addDemandLocked(more)
-        drainLocked()
+        if bufferHead == buffer.count && pendingCompletion == nil && !wideningDue && !sourcesDone && !isTerminal {
+            isDelivering = false  // nothing arrived meanwhile and nothing is due: the drain would only do this
+            lock.unlock()
+        } else {
+            drainLocked()
+        }
         return bounded ? .max(1) : .none
     }
 
@@ -232,8 +259,13 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
         lock.lock()
         guard downstream != nil || !isTerminal else { return lock.unlock() }
         isTerminal = true
-        let released = (downstream, takeBufferLocked(), upstream)
-        downstream = nil
+        var box: DownstreamBox<Downstream>? = nil
+        swap(&box, &downstream)
+        if isDelivering {
+            retiredDownstream = box  // still in use: the deliverer releases it
+            box = nil
+        }
+        let released = (box, takeBufferLocked(), upstream)
         upstream = nil
         pendingCompletion = nil
         releaseResourcesLocked()
@@ -309,14 +341,16 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
                 downstream = nil
                 releaseResourcesLocked()
                 lock.unlock()  // `isDelivering` stays set: nothing follows a completion
-                target?.receive(completion: completion)
+                target?.value.receive(completion: completion)
                 return
             }
-            guard let downstream else {
+            guard let box = unretainedDownstream else {
                 isDelivering = false
                 let dropped = takeBufferLocked()
+                var retired: DownstreamBox<Downstream>? = nil
+                swap(&retired, &retiredDownstream)
                 lock.unlock()
-                _ = dropped
+                _ = (dropped, retired)
                 return
             }
             if demand > .none && bufferHead < buffer.count {
@@ -331,7 +365,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
                 let refills = !sidesUnlimited && entry.side.hasSubscription
                 let refill = refills ? entry.side.subscription : NoSubscription()
                 lock.unlock()
-                let more = downstream.receive(entry.value)
+                let more = box._withUnsafeGuaranteedRef { $0.value.receive(entry.value) }
                 if refills { refill.request(.max(1)) }
                 lock.lock()
                 addDemandLocked(more)

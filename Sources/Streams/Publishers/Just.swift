@@ -68,8 +68,8 @@ final class JustSubscription<Slot: OptionalSlot>: Subscription, CustomStringConv
         guard demand > .none, !isDone.exchange(true, ordering: .acquiringAndReleasing) else { return }
         var taken: Slot = nil
         swap(&taken, &value)
-        let deliver = self.deliver
-        self.deliver = nil
+        var deliver: ((Slot) -> Void)? = nil
+        swap(&deliver, &self.deliver)  // moved out: no retain of the subscriber
         deliver?(taken)
     }
 
@@ -78,8 +78,8 @@ final class JustSubscription<Slot: OptionalSlot>: Subscription, CustomStringConv
         guard !isDone.exchange(true, ordering: .acquiringAndReleasing) else { return }
         var dropped: Slot = nil
         swap(&dropped, &value)
-        let closure = deliver
-        deliver = nil
+        var closure: ((Slot) -> Void)? = nil
+        swap(&closure, &deliver)
         _ = (dropped, closure)  // releases the value and the downstream
     }
 }
