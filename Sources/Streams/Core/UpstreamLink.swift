@@ -106,7 +106,7 @@ package struct UpstreamLink: Sendable {
         swap(&previous, &state)  // moved out, not copied: no existential copy and destroy
         body()
         lock.unlock()
-        switch previous {
+        switch consume previous {
         case .subscribed(let subscription):
             subscription.cancel()
             return true

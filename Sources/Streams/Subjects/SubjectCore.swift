@@ -171,7 +171,7 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
             // (the common, uncontended cancel). The downstream is released after unlocking.
             let entry = removeTarget(conduit)
             lock.unlock()
-            entry?.detach()
+            if let entry = consume entry { entry.detach() }
             stopEmitting()
         } else {
             detachQueued(conduit)

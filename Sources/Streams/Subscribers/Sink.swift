@@ -101,8 +101,8 @@ extension Subscribers {
             guard status.exchange(Status.terminal, ordering: .acquiringAndReleasing) == Status.subscribed else {
                 return
             }
-            let subscription = upstream
-            upstream = NoSubscription()
+            var subscription: any Subscription = NoSubscription()
+            swap(&subscription, &upstream)  // moved out, not copied
             subscription.cancel()
         }
 
