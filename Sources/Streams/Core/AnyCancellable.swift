@@ -45,9 +45,9 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     /// Runs the cancel action once; later calls do nothing.
     public func cancel() {
         guard !isCancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        let pending = action
-        action = nil
-        switch pending {
+        var pending: Action? = nil
+        swap(&pending, &action)  // moved out, not copied
+        switch consume pending {
         case .run(let run): run()
         case .cancel(let canceller): canceller.cancel()
         case nil: break
