@@ -179,8 +179,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
             subscription.cancel()
             return
         }
-        side.subscription = subscription
-        side.hasSubscription = true
+        side.store(subscription)
         let initial: Subscribers.Demand = sidesUnlimited ? .unlimited : .max(1)
         lock.unlock()
         subscription.request(initial)
@@ -428,7 +427,20 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     func clearSubscription() {
         guard hasSubscription else { return }
         hasSubscription = false
-        subscription = NoSubscription()
+        // Destroyed and replaced in place: an assignment goes through the runtime's generic existential
+        // assignment (which compares the two types first).
+        withUnsafeMutablePointer(to: &subscription) { field in
+            field.deinitialize(count: 1)
+            field.initialize(to: NoSubscription())
+        }
+    }
+
+    /// Stores the source's subscription in place of the placeholder, which needs no destruction
+    /// (`NoSubscription` is trivial). Lock held; only while `hasSubscription` is false.
+    @inlinable
+    func store(_ subscription: any Subscription) {
+        withUnsafeMutablePointer(to: &self.subscription) { $0.initialize(to: subscription) }
+        hasSubscription = true
     }
 
     @inlinable
