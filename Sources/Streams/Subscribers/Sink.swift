@@ -56,7 +56,9 @@ extension Subscribers {
                 subscription.cancel()
                 return
             }
-            upstream = subscription
+            // Stored in place of the placeholder, which needs no destruction (`NoSubscription` is trivial):
+            // an assignment would go through the runtime's generic existential assignment.
+            withUnsafeMutablePointer(to: &upstream) { $0.initialize(to: subscription) }
             let (stored, _) = status.compareExchange(
                 expected: Status.subscribing, desired: Status.subscribed, ordering: .releasing)
             guard stored else {
