@@ -8,25 +8,46 @@
 /// its mutex together.
 @usableFromInline
 package struct UpstreamLink: Sendable {
+    /// The link's state: plain fields rather than an enum with an existential payload, so that testing
+    /// the phase copies nothing and the subscription is stored and taken in place.
     @usableFromInline
-    enum State {
-        case waiting(pending: Subscribers.Demand)
-        case subscribed(any Subscription)
+    struct State {
+        /// `waiting` → `subscribed` → `terminal` (or `waiting` → `terminal`).
+        @usableFromInline
+        var phase: Phase
+        /// Demand requested while `waiting`, forwarded when the subscription arrives.
+        @usableFromInline
+        var pending: Subscribers.Demand
+        /// The upstream subscription while `subscribed`; the trivial `NoSubscription` placeholder otherwise.
+        @usableFromInline
+        var subscription: any Subscription
+
+        @inlinable
+        init() {
+            phase = .waiting
+            pending = .none
+            subscription = NoSubscription()
+        }
+    }
+
+    /// The phases of a link.
+    @usableFromInline
+    enum Phase: UInt8 {
+        case waiting
+        case subscribed
         case terminal
     }
 
     @usableFromInline
-    let guarded = Locked(State.waiting(pending: .none))
+    let guarded = Locked(State())
 
     /// A link that waits for its upstream subscription.
     @inlinable
     package init() {}
 
+    /// The state, in place. Lock held.
     @inlinable
-    var state: State {
-        _read { yield guarded.state }
-        nonmutating _modify { yield &guarded.state }
-    }
+    var state: UnsafeMutablePointer<State> { guarded.storage.headerPointer }
 
     @inlinable
     var lock: Locked<State> { guarded }
@@ -44,12 +65,17 @@ package struct UpstreamLink: Sendable {
     @inlinable
     func attach(_ subscription: any Subscription, whileLocked body: () -> Void) -> Bool {
         lock.lock()
-        guard case .waiting(let pending) = state else {
+        let state = self.state
+        guard state.pointee.phase == .waiting else {
             lock.unlock()
             subscription.cancel()
             return false
         }
-        state = .subscribed(subscription)
+        let pending = state.pointee.pending
+        state.pointee.phase = .subscribed
+        state.pointee.pending = .none
+        // Stored over the placeholder, which needs no destruction (`NoSubscription` is trivial).
+        withUnsafeMutablePointer(to: &state.pointee.subscription) { $0.initialize(to: subscription) }
         body()
         lock.unlock()
         if pending > .none { subscription.request(pending) }
@@ -60,11 +86,13 @@ package struct UpstreamLink: Sendable {
     @inlinable
     package func request(_ demand: Subscribers.Demand) {
         lock.lock()
-        switch state {
-        case .waiting(let pending):
-            state = .waiting(pending: pending + demand)
+        let state = self.state
+        switch state.pointee.phase {
+        case .waiting:
+            state.pointee.pending += demand
             lock.unlock()
-        case .subscribed(let subscription):
+        case .subscribed:
+            let subscription = state.pointee.subscription  // a cancel may release the stored one meanwhile
             lock.unlock()
             subscription.request(demand)
         case .terminal:
@@ -79,13 +107,21 @@ package struct UpstreamLink: Sendable {
     }
 
     /// Marks the link ended because upstream completed. Returns `true` only the first time, so the
-    /// caller forwards exactly one completion.
+    /// caller forwards exactly one completion. The subscription is released after the lock.
     @inlinable
     package func finish() -> Bool {
         lock.lock()
-        defer { lock.unlock() }
-        if case .terminal = state { return false }
-        state = .terminal
+        let state = self.state
+        let previous = state.pointee.phase
+        guard previous != .terminal else {
+            lock.unlock()
+            return false
+        }
+        state.pointee.phase = .terminal
+        var released: any Subscription = NoSubscription()
+        if previous == .subscribed { swap(&released, &state.pointee.subscription) }
+        lock.unlock()
+        _ = consume released
         return true
     }
 
@@ -102,19 +138,15 @@ package struct UpstreamLink: Sendable {
     @inlinable
     func finishAndCancel(whileLocked body: () -> Void) -> Bool {
         lock.lock()
-        var previous = State.terminal
-        swap(&previous, &state)  // moved out, not copied: no existential copy and destroy
+        let state = self.state
+        let previous = state.pointee.phase
+        state.pointee.phase = .terminal
+        var taken: any Subscription = NoSubscription()
+        if previous == .subscribed { swap(&taken, &state.pointee.subscription) }  // moved out, not copied
         body()
         lock.unlock()
-        switch consume previous {
-        case .subscribed(let subscription):
-            subscription.cancel()
-            return true
-        case .waiting:
-            return true
-        case .terminal:
-            return false
-        }
+        if previous == .subscribed { taken.cancel() }
+        return previous != .terminal
     }
 
     /// Whether the link has ended (completed or cancelled).
@@ -122,7 +154,6 @@ package struct UpstreamLink: Sendable {
     package var isTerminal: Bool {
         lock.lock()
         defer { lock.unlock() }
-        if case .terminal = state { return true }
-        return false
+        return state.pointee.phase == .terminal
     }
 }
