@@ -324,22 +324,33 @@ import Testing
     }
 
     /// A side is also reused after a source that finished later, once that source has let it go: the next
-    /// source's values and completion must still flow through it.
+    /// source is subscribed with the same side, and its values and completion still flow through it.
     @Test func flatMapReusesASideAfterAnAsynchronousSourceFinishedAndLetItGo() {
+        final class Recording: Publisher {
+            typealias Output = Int
+            typealias Failure = Never
+            let subject = PassthroughSubject<Int, Never>()
+            var subscriberIDs: [ObjectIdentifier] = []
+            func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+                subscriberIDs.append(ObjectIdentifier(subscriber as AnyObject))
+                subject.receive(subscriber: subscriber)
+            }
+        }
         let upstream = PassthroughSubject<Int, Never>()
-        let first = PassthroughSubject<Int, Never>()
-        let second = PassthroughSubject<Int, Never>()
+        let first = Recording()
+        let second = Recording()
         let recorder = upstream.flatMap { $0 == 0 ? first : second }.record()
         upstream.send(0)
-        first.send(1)
-        first.send(completion: .finished)  // the subject lets its subscriber go: the side is free for reuse
+        first.subject.send(1)
+        first.subject.send(completion: .finished)  // the subject lets its subscriber go: the side is free for reuse
         upstream.send(1)
-        second.send(2)
-        first.send(99)  // finished: reaches nobody
-        second.send(3)
+        #expect(second.subscriberIDs == first.subscriberIDs)  // the same side
+        second.subject.send(2)
+        first.subject.send(99)  // finished: reaches nobody
+        second.subject.send(3)
         upstream.send(completion: .finished)
         #expect(!recorder.isFinished)
-        second.send(completion: .finished)
+        second.subject.send(completion: .finished)
         #expect(recorder.values == [1, 2, 3])
         #expect(recorder.isFinished)
     }

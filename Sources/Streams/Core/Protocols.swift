@@ -117,3 +117,24 @@ struct NoSubscription: Subscription {
     @inlinable
     func cancel() {}
 }
+
+extension NoSubscription {
+    /// Stores `subscription` over the placeholder in `field`, in place: `NoSubscription` is trivial, so there
+    /// is nothing to destroy, and a plain assignment would go through the runtime's generic existential
+    /// assignment (which compares the two types first). `field` must hold the placeholder.
+    @inlinable
+    static func replace(_ field: inout any Subscription, with subscription: any Subscription) {
+        assert(field is NoSubscription, "replacing a subscription that is not the placeholder")
+        withUnsafeMutablePointer(to: &field) { $0.initialize(to: subscription) }
+    }
+
+    /// Destroys the subscription in `field` and puts the placeholder back, in place (no generic existential
+    /// assignment).
+    @inlinable
+    static func clear(_ field: inout any Subscription) {
+        withUnsafeMutablePointer(to: &field) { pointer in
+            pointer.deinitialize(count: 1)
+            pointer.initialize(to: NoSubscription())
+        }
+    }
+}

@@ -74,8 +74,7 @@ package struct UpstreamLink: Sendable {
         let pending = state.pointee.pending
         state.pointee.phase = .subscribed
         state.pointee.pending = .none
-        // Stored over the placeholder, which needs no destruction (`NoSubscription` is trivial).
-        withUnsafeMutablePointer(to: &state.pointee.subscription) { $0.initialize(to: subscription) }
+        NoSubscription.replace(&state.pointee.subscription, with: subscription)
         body()
         lock.unlock()
         if pending > .none { subscription.request(pending) }

@@ -427,19 +427,13 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     func clearSubscription() {
         guard hasSubscription else { return }
         hasSubscription = false
-        // Destroyed and replaced in place: an assignment goes through the runtime's generic existential
-        // assignment (which compares the two types first).
-        withUnsafeMutablePointer(to: &subscription) { field in
-            field.deinitialize(count: 1)
-            field.initialize(to: NoSubscription())
-        }
+        NoSubscription.clear(&subscription)
     }
 
-    /// Stores the source's subscription in place of the placeholder, which needs no destruction
-    /// (`NoSubscription` is trivial). Lock held; only while `hasSubscription` is false.
+    /// Stores the source's subscription over the placeholder. Lock held; only while `hasSubscription` is false.
     @inlinable
     func store(_ subscription: any Subscription) {
-        withUnsafeMutablePointer(to: &self.subscription) { $0.initialize(to: subscription) }
+        NoSubscription.replace(&self.subscription, with: subscription)
         hasSubscription = true
     }
 

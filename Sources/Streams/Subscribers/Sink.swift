@@ -56,9 +56,7 @@ extension Subscribers {
                 subscription.cancel()
                 return
             }
-            // Stored in place of the placeholder, which needs no destruction (`NoSubscription` is trivial):
-            // an assignment would go through the runtime's generic existential assignment.
-            withUnsafeMutablePointer(to: &upstream) { $0.initialize(to: subscription) }
+            NoSubscription.replace(&upstream, with: subscription)
             let (stored, _) = status.compareExchange(
                 expected: Status.subscribing, desired: Status.subscribed, ordering: .releasing)
             guard stored else {
