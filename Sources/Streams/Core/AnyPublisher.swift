@@ -25,7 +25,7 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
 
     /// Attaches `subscriber` to the wrapped publisher.
     @inlinable
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
         subscribeErased(AnySubscriber(subscriber))
     }
 

@@ -69,7 +69,12 @@ public protocol Publisher<Output, Failure> {
 
     /// Attaches `subscriber`. Called by `subscribe(_:)`; implementations must call
     /// `subscriber.receive(subscription:)` exactly once, first.
-    func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure
+    ///
+    /// Both the publisher and the subscriber are passed `consuming`, so an operator can move them into the
+    /// subscriber it builds instead of copying (retaining) each part. A conforming type may declare the method
+    /// without these modifiers (`func receive<S: Subscriber>(subscriber: S)`), as in Combine; callers are
+    /// unaffected (a value used again afterwards is copied implicitly).
+    consuming func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure
 }
 
 extension Publisher {
@@ -79,7 +84,8 @@ extension Publisher {
     /// Just(1).subscribe(mySubscriber)
     /// ```
     @inlinable
-    public func subscribe<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
+    public consuming func subscribe<S: Subscriber>(_ subscriber: consuming S)
+    where S.Input == Output, S.Failure == Failure {
         receive(subscriber: subscriber)
     }
 }
@@ -126,6 +132,17 @@ extension NoSubscription {
     static func replace(_ field: inout any Subscription, with subscription: any Subscription) {
         assert(field is NoSubscription, "replacing a subscription that is not the placeholder")
         withUnsafeMutablePointer(to: &field) { $0.initialize(to: subscription) }
+    }
+
+    /// Moves the subscription out of `field` and puts the placeholder back: one move of the existential, where
+    /// `swap` with a placeholder variable makes three.
+    @inlinable
+    static func take(_ field: inout any Subscription) -> any Subscription {
+        withUnsafeMutablePointer(to: &field) { pointer in
+            let taken = pointer.move()
+            pointer.initialize(to: NoSubscription())
+            return taken
+        }
     }
 
     /// Destroys the subscription in `field` and puts the placeholder back, in place (no generic existential

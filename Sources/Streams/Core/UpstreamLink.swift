@@ -117,8 +117,9 @@ package struct UpstreamLink: Sendable {
             return false
         }
         state.pointee.phase = .terminal
-        var released: any Subscription = NoSubscription()
-        if previous == .subscribed { swap(&released, &state.pointee.subscription) }
+        // Moved out (not copied) and released after unlocking.
+        let released: any Subscription =
+            previous == .subscribed ? NoSubscription.take(&state.pointee.subscription) : NoSubscription()
         lock.unlock()
         _ = consume released
         return true
@@ -140,8 +141,8 @@ package struct UpstreamLink: Sendable {
         let state = self.state
         let previous = state.pointee.phase
         state.pointee.phase = .terminal
-        var taken: any Subscription = NoSubscription()
-        if previous == .subscribed { swap(&taken, &state.pointee.subscription) }  // moved out, not copied
+        let taken: any Subscription =
+            previous == .subscribed ? NoSubscription.take(&state.pointee.subscription) : NoSubscription()  // moved
         body()
         lock.unlock()
         if previous == .subscribed { taken.cancel() }

@@ -41,7 +41,7 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let handoff = UpstreamHandoff(downstream: subscriber, next: handler, name: "Catch")
             upstream.receive(subscriber: CatchFirstLeg<Upstream, NewPublisher, S>(handoff: handoff))
         }

@@ -49,7 +49,7 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let inner = ReduceInner<Upstream.Output, S>(
                 downstream: subscriber, initial: [], name: "Collect", accumulate: { $0.append($1) })
             upstream.receive(subscriber: inner)
@@ -78,7 +78,7 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: CollectByCountInner(downstream: subscriber, count: count))
         }
     }

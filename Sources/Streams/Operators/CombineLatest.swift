@@ -80,7 +80,7 @@ extension Publishers {
 
         /// Attaches `subscriber`, then subscribes to `a` and `b` in that order.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let core = CombineLatestCore(slots: LatestPair<A.Output, B.Output>(), count: 2, downstream: subscriber)
             core.start()
             core.subscribe(a, index: 0, store: { $0.a = $1 }, isEmpty: { $0.a == nil })
@@ -113,7 +113,7 @@ extension Publishers {
 
         /// Attaches `subscriber`, then subscribes to the sources in order.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let core = CombineLatestCore(
                 slots: LatestTriple<A.Output, B.Output, C.Output>(), count: 3, downstream: subscriber)
             core.start()

@@ -9,7 +9,7 @@ extension Publisher {
     /// let c = ["1", "x", "3"].publisher.compactMap { Int($0) }.sink { print($0) }   // 1 3
     /// ```
     @inlinable
-    public func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Self, T> {
+    public consuming func compactMap<T>(_ transform: @escaping (Output) -> T?) -> Publishers.CompactMap<Self, T> {
         Publishers.CompactMap(upstream: self, transform: transform)
     }
 }
@@ -34,20 +34,21 @@ extension Publishers {
 
         /// Attaches `subscriber` through the transformation.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public consuming func receive<S: Subscriber>(subscriber: consuming S)
+        where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: CompactMapInner(downstream: subscriber, transform: transform))
         }
 
         /// Fuses a following `compactMap` into this stage.
         @inlinable
-        public func compactMap<T>(_ next: @escaping (Output) -> T?) -> Publishers.CompactMap<Upstream, T> {
+        public consuming func compactMap<T>(_ next: @escaping (Output) -> T?) -> Publishers.CompactMap<Upstream, T> {
             let first = transform
             return Publishers.CompactMap(upstream: upstream) { first($0).flatMap(next) }
         }
 
         /// Fuses a following `map` into this stage.
         @inlinable
-        public func map<T>(_ next: @escaping (Output) -> T) -> Publishers.CompactMap<Upstream, T> {
+        public consuming func map<T>(_ next: @escaping (Output) -> T) -> Publishers.CompactMap<Upstream, T> {
             let first = transform
             return Publishers.CompactMap(upstream: upstream) { first($0).map(next) }
         }

@@ -101,7 +101,7 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let handoff = UpstreamHandoff(downstream: subscriber, next: suffix, name: "Concatenate")
             prefix.receive(subscriber: ConcatenateFirstLeg(handoff: handoff))
         }

@@ -49,7 +49,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through a debouncing subscription.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: DebounceInner(downstream: subscriber, dueTime: dueTime, scheduler: scheduler))
         }
     }

@@ -43,7 +43,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through a delaying subscription.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: DelayInner(downstream: subscriber, interval: interval, scheduler: scheduler))
         }
     }

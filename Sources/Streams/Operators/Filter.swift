@@ -9,7 +9,7 @@ extension Publisher {
     /// let c = (1...6).publisher.filter { $0.isMultiple(of: 2) }.sink { print($0) }   // 2 4 6
     /// ```
     @inlinable
-    public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Self> {
+    public consuming func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Self> {
         Publishers.Filter(upstream: self, isIncluded: isIncluded)
     }
 }
@@ -36,13 +36,14 @@ extension Publishers {
 
         /// Attaches `subscriber` through the predicate.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public consuming func receive<S: Subscriber>(subscriber: consuming S)
+        where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: FilterInner(downstream: subscriber, isIncluded: isIncluded))
         }
 
         /// Fuses a following `filter` into this stage.
         @inlinable
-        public func filter(_ next: @escaping (Output) -> Bool) -> Publishers.Filter<Upstream> {
+        public consuming func filter(_ next: @escaping (Output) -> Bool) -> Publishers.Filter<Upstream> {
             let first = isIncluded
             return Publishers.Filter(upstream: upstream) { first($0) && next($0) }
         }

@@ -69,7 +69,7 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let handlers = HandleEventsHandlers<Output, Failure>(
                 receiveSubscription: receiveSubscription, receiveOutput: receiveOutput,
                 receiveCompletion: receiveCompletion, receiveCancel: receiveCancel, receiveRequest: receiveRequest)

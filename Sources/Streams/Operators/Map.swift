@@ -9,7 +9,7 @@ extension Publisher {
     /// let c = [1, 2, 3].publisher.map { $0 * 10 }.sink { print($0) }   // 10 20 30
     /// ```
     @inlinable
-    public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Self, T> {
+    public consuming func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Self, T> {
         Publishers.Map(upstream: self, transform: transform)
     }
 }
@@ -34,13 +34,14 @@ extension Publishers {
 
         /// Attaches `subscriber` through the transformation.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public consuming func receive<S: Subscriber>(subscriber: consuming S)
+        where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: MapInner(downstream: subscriber, transform: transform))
         }
 
         /// Fuses a following `map` into this stage.
         @inlinable
-        public func map<T>(_ next: @escaping (Output) -> T) -> Publishers.Map<Upstream, T> {
+        public consuming func map<T>(_ next: @escaping (Output) -> T) -> Publishers.Map<Upstream, T> {
             let first = transform
             return Publishers.Map(upstream: upstream) { next(first($0)) }
         }

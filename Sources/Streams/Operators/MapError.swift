@@ -46,7 +46,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through the failure transformation.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: MapErrorInner<Upstream, S>(downstream: subscriber, transform: transform))
         }
     }
@@ -65,7 +65,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; it can only ever receive `.finished`.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: SetFailureTypeInner<Upstream, S>(downstream: subscriber))
         }
 

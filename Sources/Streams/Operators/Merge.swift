@@ -72,7 +72,7 @@ extension Publishers {
 
         /// Attaches `subscriber`, then subscribes to `a` and `b` in that order.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let core = MergeSources(downstream: subscriber)
             core.start { add in
                 add(a)
@@ -106,7 +106,7 @@ extension Publishers {
 
         /// Attaches `subscriber`, then subscribes to the sources in order.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             MergeSources(downstream: subscriber).start { add in
                 add(a)
                 add(b)
@@ -146,7 +146,7 @@ extension Publishers {
 
         /// Attaches `subscriber`, then subscribes to the sources in order.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             MergeSources(downstream: subscriber).start { add in
                 add(a)
                 add(b)
@@ -185,7 +185,7 @@ extension Publishers {
 
         /// Attaches `subscriber`, then subscribes to the sources in order.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             MergeSources(downstream: subscriber).start { add in
                 for publisher in publishers { add(publisher) }
             }

@@ -7,7 +7,7 @@ extension Publisher where Output: Equatable {
     /// let c = [1, 1, 2, 2, 1].publisher.removeDuplicates().sink { print($0) }   // 1 2 1
     /// ```
     @inlinable
-    public func removeDuplicates() -> Publishers.RemoveDuplicates<Self> {
+    public consuming func removeDuplicates() -> Publishers.RemoveDuplicates<Self> {
         removeDuplicates(by: ==)
     }
 }
@@ -23,7 +23,7 @@ extension Publisher {
     /// let c = names.removeDuplicates { $0.lowercased() == $1.lowercased() }.sink { print($0) }
     /// ```
     @inlinable
-    public func removeDuplicates(by predicate: @escaping (Output, Output) -> Bool)
+    public consuming func removeDuplicates(by predicate: @escaping (Output, Output) -> Bool)
         -> Publishers.RemoveDuplicates<Self>
     {
         Publishers.RemoveDuplicates(upstream: self, predicate: predicate)
@@ -52,7 +52,8 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public consuming func receive<S: Subscriber>(subscriber: consuming S)
+        where S.Input == Output, S.Failure == Failure {
             upstream.receive(
                 subscriber: RemoveDuplicatesInner<S, S.Input?, S?>(downstream: subscriber, predicate: predicate))
         }

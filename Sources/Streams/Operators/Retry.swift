@@ -77,7 +77,7 @@ extension Publishers {
 
         /// Attaches `subscriber`: it receives one subscription, then the first attempt starts.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             RetrySubscription(
                 upstream: upstream, downstream: subscriber, retries: retries, delay: nil, shouldRetry: nil,
                 description: "Retry"
@@ -119,7 +119,7 @@ extension Publishers {
 
         /// Attaches `subscriber`: it receives one subscription, then the first attempt starts.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             RetrySubscription(
                 upstream: upstream, downstream: subscriber, retries: maxRetries,
                 delay: RetryDelay(scheduler: scheduler, backoff: backoff), shouldRetry: shouldRetry,

@@ -8,7 +8,7 @@ extension Publisher {
     /// let c = [1, 2, 3].publisher.scan(0, +).sink { print($0) }   // 1 3 6
     /// ```
     @inlinable
-    public func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T)
+    public consuming func scan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T)
         -> Publishers.Scan<Self, T>
     {
         Publishers.Scan(upstream: self, initialResult: initialResult, nextPartialResult: nextPartialResult)
@@ -25,7 +25,7 @@ extension Publisher {
     /// let c = [1, 2, 3].publisher.reduce(0, +).sink { print($0) }   // 6
     /// ```
     @inlinable
-    public func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T)
+    public consuming func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T)
         -> Publishers.Reduce<Self, T>
     {
         Publishers.Reduce(upstream: self, initial: initialResult, nextPartialResult: nextPartialResult)
@@ -58,7 +58,8 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public consuming func receive<S: Subscriber>(subscriber: consuming S)
+        where S.Input == Output, S.Failure == Failure {
             upstream.receive(
                 subscriber: ScanInner<Upstream.Output, S, S?>(
                     downstream: subscriber, initial: initialResult, nextPartialResult: nextPartialResult))
@@ -89,7 +90,8 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public consuming func receive<S: Subscriber>(subscriber: consuming S)
+        where S.Input == Output, S.Failure == Failure {
             let next = nextPartialResult
             let inner = ReduceInner<Upstream.Output, S>(
                 downstream: subscriber, initial: initial, name: "Reduce",

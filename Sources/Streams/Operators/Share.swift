@@ -52,7 +52,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; connects to upstream if it is the first one.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             connections.attach(subscriber)
         }
 

@@ -57,7 +57,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; it receives the replayed values first, as its demand allows.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             connections.attach(subscriber)
         }
 

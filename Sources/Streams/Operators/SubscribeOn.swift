@@ -40,7 +40,7 @@ extension Publishers {
 
         /// Schedules the upstream subscription of `subscriber` on ``scheduler``.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             SubscribeOnInner(upstream: upstream, downstream: subscriber, scheduler: scheduler).start()
         }
     }

@@ -40,7 +40,7 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: SwitchInner(downstream: subscriber))
         }
     }

@@ -63,7 +63,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through a throttling subscription.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let inner = ThrottleInner(downstream: subscriber, interval: interval, scheduler: scheduler, latest: latest)
             upstream.receive(subscriber: inner)
         }

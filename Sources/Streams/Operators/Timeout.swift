@@ -53,7 +53,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through a watching subscription.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let inner = TimeoutInner(
                 downstream: subscriber, interval: interval, scheduler: scheduler, customError: customError)
             upstream.receive(subscriber: inner)

@@ -36,7 +36,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through the transformation.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: TryMapInner<Upstream, S>(downstream: subscriber, transform: transform))
         }
     }

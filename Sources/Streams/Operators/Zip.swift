@@ -76,7 +76,7 @@ extension Publishers {
 
         /// Attaches `subscriber`, then subscribes to `a` and `b` in that order.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let core = ZipCore(buffers: ZipPair<A.Output, B.Output>(), count: 2, downstream: subscriber)
             core.start()
             core.subscribe(a, index: 0) { $0.a.push($1) }
@@ -109,7 +109,7 @@ extension Publishers {
 
         /// Attaches `subscriber`, then subscribes to the sources in order.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let core = ZipCore(
                 buffers: ZipTriple<A.Output, B.Output, C.Output>(), count: 3, downstream: subscriber)
             core.start()

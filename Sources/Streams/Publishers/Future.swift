@@ -42,7 +42,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
 
     /// Attaches `subscriber`; it gets the result (when known) once it has demand.
     @inlinable
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
         let subscription = FutureSubscription(future: self, downstream: subscriber)
         lock.lock()
         let known = result

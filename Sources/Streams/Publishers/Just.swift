@@ -21,8 +21,8 @@ public struct Just<Output>: Publisher {
 
     /// Attaches `subscriber`.
     @inlinable
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-        subscriber.receive(subscription: JustSubscription<Output?>(value: output, downstream: subscriber))
+    public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Never {
+        subscriber.receive(subscription: JustSubscription<Output?>(value: output, downstream: copy subscriber))
     }
 }
 
@@ -109,7 +109,7 @@ public struct Empty<Output, Failure: Error>: Publisher, Equatable, Sendable {
 
     /// Attaches `subscriber`.
     @inlinable
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
         subscriber.receive(subscription: Subscriptions.empty)
         if completeImmediately { subscriber.receive(completion: .finished) }
     }
@@ -134,7 +134,7 @@ public struct Fail<Output, Failure: Error>: Publisher {
 
     /// Attaches `subscriber`, then fails it.
     @inlinable
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
         subscriber.receive(subscription: Subscriptions.empty)
         subscriber.receive(completion: .failure(error))
     }

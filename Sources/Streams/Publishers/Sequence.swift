@@ -24,7 +24,7 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             ValuesSubscription(values: sequence, downstream: subscriber).start()
         }
     }

@@ -46,7 +46,7 @@ extension Publishers {
 
         /// Starts ticking for `subscriber`.
         @inlinable
-        public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             TimerSubscription(downstream: subscriber, interval: interval, scheduler: scheduler).start()
         }
     }

@@ -32,7 +32,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
 
     /// Attaches a subscriber; it receives the current value first, when it has demand.
     @inlinable
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
         core.attach(subscriber, kind: .currentValueSubject)
     }
 

@@ -21,7 +21,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
 
     /// Attaches a subscriber (served after the existing ones).
     @inlinable
-    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
         core.attach(subscriber, kind: .passthroughSubject)
     }
 

@@ -112,7 +112,7 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     /// or refuses it if a `share()` connection has retired).
     @inlinable
     @discardableResult
-    func attach<Downstream: Subscriber>(_ downstream: Downstream, kind: ConduitKind) -> AttachResult
+    func attach<Downstream: Subscriber>(_ downstream: consuming Downstream, kind: ConduitKind) -> AttachResult
     where Downstream.Input == Output, Downstream.Failure == Failure {
         lock.lock()
         if isRetired {
@@ -141,6 +141,10 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
         }
         let conduit = SubjectConduit<Output, Failure, Downstream, Output?, Subscribers.Completion<Failure>?>(
             parent: self, downstream: downstream, latest: current, kind: kind)
+        // `start` hands the subscription over through this reference to the boxed subscriber (moved in, not
+        // copied): once the entry is listed, the emitter may release the conduit's own (a completion sent from
+        // another thread).
+        let box = conduit.downstream.unsafelyUnwrapped
         members += 1
         if becomesEmitterWithEmptyQueue() {
             // Nothing is queued and no one is emitting: join the list at once instead of through the queue.
@@ -152,7 +156,7 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
             lock.unlock()
             startEmitting()
         }
-        conduit.start(downstream)
+        conduit.start(box.value)
         return .attached
     }
 

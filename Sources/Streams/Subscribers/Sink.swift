@@ -101,9 +101,7 @@ extension Subscribers {
             guard status.exchange(Status.terminal, ordering: .acquiringAndReleasing) == Status.subscribed else {
                 return
             }
-            var subscription: any Subscription = NoSubscription()
-            swap(&subscription, &upstream)  // moved out, not copied
-            subscription.cancel()
+            NoSubscription.take(&upstream).cancel()  // moved out, not copied
         }
 
         /// `Sink`.
@@ -151,7 +149,7 @@ extension Publisher {
     /// let c = [1, 2].publisher.sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
     /// ```
     @inlinable
-    public func sink(
+    public consuming func sink(
         receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
         receiveValue: @escaping (Output) -> Void
     ) -> AnyCancellable {
@@ -168,7 +166,7 @@ extension Publisher where Failure == Never {
     /// let c = subject.sink { print($0) }
     /// ```
     @inlinable
-    public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
+    public consuming func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
         sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
     }
 }
