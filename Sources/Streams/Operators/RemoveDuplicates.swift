@@ -60,6 +60,9 @@ extension Publishers {
     }
 }
 
+/// `removeDuplicates`' subscriber and subscription. Lock-free: a ``LinkGate`` guards the upstream
+/// subscription, the subscriber and the predicate, which each call uses in place as a user of the gate and
+/// the last user of an ended link releases.
 @usableFromInline
 final class RemoveDuplicatesInner<Downstream: Subscriber, Previous: OptionalSlot, Slot: OptionalSlot>: Subscriber,
     Subscription, CustomStringConvertible, @unchecked Sendable
@@ -70,22 +73,20 @@ where Previous.Wrapped == Downstream.Input, Slot.Wrapped == Downstream {
     typealias Failure = Downstream.Failure
 
     @usableFromInline
-    let link = UpstreamLink()
-    /// The link's mutex, which also guards `downstream` and `predicate` (one allocation, not two). Never
-    /// held while calling a method of `link`.
-    @inlinable
-    var lock: Locked<UpstreamLink.State> { link.lock }
-    // `downstream` and `predicate` are guarded by `lock`. The subscriber is a `Downstream?` typed by the
-    // generic parameter `Slot`, so `cancel` and `deinit`, which run unspecialised, clear it without a
-    // metadata lookup (see `OptionalSlot`).
+    let gate = LinkGate()
+    // `upstream`, `downstream` and `predicate` are used only by users of `gate` and released by `release()`.
+    // The subscriber is a `Downstream?` typed by the generic parameter `Slot`, so `cancel` and `deinit`,
+    // which run unspecialised, clear it without a metadata lookup (see `OptionalSlot`).
+    @usableFromInline
+    @exclusivity(unchecked)
+    var upstream: any Subscription = NoSubscription()
     @usableFromInline
     @exclusivity(unchecked)
     var downstream: Slot
     @usableFromInline
     @exclusivity(unchecked)
     var predicate: ((Input, Input) -> Bool)?
-    /// Touched only by `receive(_:)`, which the upstream calls serially; released with the subscription.
-    /// `Input?` (see ``OptionalSlot``), so `deinit` destroys it without a metadata lookup.
+    /// The last value passed on; touched only by `receive(_:)`, which the upstream calls serially.
     @usableFromInline
     @exclusivity(unchecked)
     var previous: Previous = nil
@@ -102,64 +103,71 @@ where Previous.Wrapped == Downstream.Input, Slot.Wrapped == Downstream {
 
     @inlinable
     func receive(subscription: any Subscription) {
-        var downstream: Downstream?
-        guard link.attach(subscription, whileLocked: { downstream = self.downstream.wrapped }) else { return }
-        downstream?.receive(subscription: self)
+        guard gate.beginAttach() else { return subscription.cancel() }
+        NoSubscription.replace(&upstream, with: subscription)
+        if let pending = gate.finishAttach() {
+            if pending > .none { subscription.request(pending) }
+            downstream.wrapped?.receive(subscription: self)
+        } else {
+            subscription.cancel()  // cancelled while attaching
+        }
+        leave()
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        lock.lock()
+        guard gate.enter() else { return .none }
         guard let downstream = downstream.wrapped, let predicate else {
-            lock.unlock()
+            leave()
             return .none
         }
-        lock.unlock()
-        if let previous = previous.wrapped, predicate(previous, input) { return .max(1) }
-        lock.lock()
-        let cancelled = self.downstream.wrapped == nil
-        lock.unlock()
-        if cancelled { return .none }
+        if let previous = previous.wrapped, predicate(previous, input) {
+            leave()
+            return .max(1)
+        }
+        guard !gate.isTerminal else {  // cancelled while comparing: deliver nothing more
+            leave()
+            return .none
+        }
         previous.wrapped = input
-        return downstream.receive(input)
+        let more = downstream.receive(input)
+        leave()
+        return more
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        guard link.finish() else { return }
-        release().wrapped?.receive(completion: completion)
+        guard gate.end() != nil else { return }
+        let downstream = self.downstream.wrapped
+        leave()  // releases the subscription and the predicate unless a request is using them
+        downstream?.receive(completion: completion)
     }
 
     @inlinable
-    func request(_ demand: Subscribers.Demand) { link.request(demand) }
+    func request(_ demand: Subscribers.Demand) {
+        if gate.request(demand, forward: { upstream.request($0) }) { release() }
+    }
 
     @inlinable
     func cancel() {
-        // One critical section ends the link and takes the subscriber and the closure; they are released
-        // after it, once the upstream is cancelled. Runs unspecialised (through `any Subscription`), so it
-        // only moves values of the class's own generic parameters and closures: no metadata lookups.
-        var released: Slot = nil
-        var closure = Optional<(Input, Input) -> Bool>.none
-        _ = link.finishAndCancel {
-            swap(&released, &downstream)
-            closure = predicate
-            predicate = nil
-        }
-        _ = (released, closure)
+        guard let phase = gate.end() else { return }
+        if phase == LinkPhase.subscribed { upstream.cancel() }
+        leave()
     }
 
-    /// Upstream completed: takes the subscriber and releases the predicate (outside the lock). Like `cancel`, it
-    /// only moves values of the class's own generic parameters and closures, so it needs no metadata lookup
-    /// when it runs unspecialised.
+    /// Exits the gate; the last user of an ended link releases.
     @inlinable
-    func release() -> Slot {
-        lock.lock()
-        var released: Slot = nil
-        swap(&released, &downstream)
-        let closure = predicate
+    func leave() {
+        if gate.exit() { release() }
+    }
+
+    /// Releases the subscription, the subscriber and the predicate: only by the thread that left the gate
+    /// ended and empty. Runs unspecialised from `cancel`, so it only assigns values of the class's own
+    /// generic parameters and closures: no metadata lookups.
+    @inlinable
+    func release() {
+        NoSubscription.clear(&upstream)
+        downstream = nil
         predicate = nil
-        lock.unlock()
-        _ = closure  // destroyed here, outside the lock
-        return released
     }
 }

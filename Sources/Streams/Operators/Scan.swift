@@ -101,6 +101,9 @@ extension Publishers {
     }
 }
 
+/// `scan`'s subscriber and subscription. Lock-free: a ``LinkGate`` guards the upstream subscription, the
+/// subscriber and the closure, which each call uses in place as a user of the gate and the last user of an
+/// ended link releases.
 @usableFromInline
 final class ScanInner<Input, Downstream: Subscriber, Slot: OptionalSlot>: Subscriber, Subscription,
     CustomStringConvertible, @unchecked Sendable
@@ -111,21 +114,20 @@ where Slot.Wrapped == Downstream {
     typealias Output = Downstream.Input
 
     @usableFromInline
-    let link = UpstreamLink()
-    /// The link's mutex, which also guards `downstream` and `nextPartialResult` (one allocation, not two).
-    /// Never held while calling a method of `link`.
-    @inlinable
-    var lock: Locked<UpstreamLink.State> { link.lock }
-    // `downstream` and `nextPartialResult` are guarded by `lock`. The subscriber is a `Downstream?` typed by
-    // the generic parameter `Slot`, so `cancel` and `deinit`, which run unspecialised, clear it without a
-    // metadata lookup (see `OptionalSlot`).
+    let gate = LinkGate()
+    // `upstream`, `downstream` and `nextPartialResult` are used only by users of `gate` and released by
+    // `release()`. The subscriber is a `Downstream?` typed by the generic parameter `Slot`, so `cancel` and
+    // `deinit`, which run unspecialised, clear it without a metadata lookup (see `OptionalSlot`).
+    @usableFromInline
+    @exclusivity(unchecked)
+    var upstream: any Subscription = NoSubscription()
     @usableFromInline
     @exclusivity(unchecked)
     var downstream: Slot
     @usableFromInline
     @exclusivity(unchecked)
     var nextPartialResult: ((Output, Input) -> Output)?
-    /// Touched only by `receive(_:)`, which the upstream calls serially; released with the subscription.
+    /// Touched only by `receive(_:)`, which the upstream calls serially.
     @usableFromInline
     @exclusivity(unchecked)
     var result: Output
@@ -143,65 +145,69 @@ where Slot.Wrapped == Downstream {
 
     @inlinable
     func receive(subscription: any Subscription) {
-        var downstream: Downstream?
-        guard link.attach(subscription, whileLocked: { downstream = self.downstream.wrapped }) else { return }
-        downstream?.receive(subscription: self)
+        guard gate.beginAttach() else { return subscription.cancel() }
+        NoSubscription.replace(&upstream, with: subscription)
+        if let pending = gate.finishAttach() {
+            if pending > .none { subscription.request(pending) }
+            downstream.wrapped?.receive(subscription: self)
+        } else {
+            subscription.cancel()  // cancelled while attaching
+        }
+        leave()
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        lock.lock()
+        guard gate.enter() else { return .none }
         guard let downstream = downstream.wrapped, let nextPartialResult else {
-            lock.unlock()
+            leave()
             return .none
         }
-        lock.unlock()
         let next = nextPartialResult(result, input)
-        lock.lock()
-        let cancelled = self.downstream.wrapped == nil
-        lock.unlock()
-        if cancelled { return .none }
+        guard !gate.isTerminal else {  // cancelled while folding: deliver nothing more
+            leave()
+            return .none
+        }
         result = next
-        return downstream.receive(next)
+        let more = downstream.receive(next)
+        leave()
+        return more
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        guard link.finish() else { return }
-        release().wrapped?.receive(completion: completion)
+        guard gate.end() != nil else { return }
+        let downstream = self.downstream.wrapped
+        leave()  // releases the subscription and the closure unless a request is using them
+        downstream?.receive(completion: completion)
     }
 
     @inlinable
-    func request(_ demand: Subscribers.Demand) { link.request(demand) }
+    func request(_ demand: Subscribers.Demand) {
+        if gate.request(demand, forward: { upstream.request($0) }) { release() }
+    }
 
     @inlinable
     func cancel() {
-        // One critical section ends the link and takes the subscriber and the closure; they are released
-        // after it, once the upstream is cancelled. Runs unspecialised (through `any Subscription`), so it
-        // only moves values of the class's own generic parameters and closures: no metadata lookups.
-        var released: Slot = nil
-        var closure = Optional<(Output, Input) -> Output>.none
-        _ = link.finishAndCancel {
-            swap(&released, &downstream)
-            closure = nextPartialResult
-            nextPartialResult = nil
-        }
-        _ = (released, closure)
+        guard let phase = gate.end() else { return }
+        if phase == LinkPhase.subscribed { upstream.cancel() }
+        leave()
     }
 
-    /// Upstream completed: takes the subscriber and releases the closure (outside the lock). Like `cancel`, it
-    /// only moves values of the class's own generic parameters and closures, so it needs no metadata lookup
-    /// when it runs unspecialised.
+    /// Exits the gate; the last user of an ended link releases.
     @inlinable
-    func release() -> Slot {
-        lock.lock()
-        var released: Slot = nil
-        swap(&released, &downstream)
-        let closure = nextPartialResult
+    func leave() {
+        if gate.exit() { release() }
+    }
+
+    /// Releases the subscription, the subscriber and the closure: only by the thread that left the gate
+    /// ended and empty. Runs unspecialised from `cancel`, so it only assigns values of the class's own
+    /// generic parameters and closures: no metadata lookups.
+    @inlinable
+    func release() {
+        NoSubscription.clear(&upstream)
+        downstream = nil
         nextPartialResult = nil
-        lock.unlock()
-        _ = closure  // destroyed here, outside the lock
-        return released
     }
 }
 
