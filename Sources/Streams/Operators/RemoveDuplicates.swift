@@ -86,7 +86,8 @@ where Previous.Wrapped == Downstream.Input, Slot.Wrapped == Downstream {
     @usableFromInline
     @exclusivity(unchecked)
     var predicate: ((Input, Input) -> Bool)?
-    /// The last value passed on; touched only by `receive(_:)`, which the upstream calls serially.
+    /// The last value passed on; touched only by `receive(_:)`, which the upstream calls serially, and freed
+    /// with the operator. `Input?` (see ``OptionalSlot``), so `deinit` destroys it without a metadata lookup.
     @usableFromInline
     @exclusivity(unchecked)
     var previous: Previous = nil
