@@ -6,52 +6,47 @@ import Synchronization
 /// subscription. `cancel()` is idempotent and thread-safe; the cancel action runs at most once and is
 /// released afterwards. Equality and hashing are by identity, so it can live in a `Set`.
 ///
+/// Not `final`, but not `open` either: only Streams derives from it (the cancellable `sink`, `assign` and
+/// `subscribe(_:)` return holds its subscriber directly, in one word).
+///
 /// ```swift
 /// var bag = Set<AnyCancellable>()
 /// subject.sink { print($0) }.store(in: &bag)
 /// ```
-public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
-    // `action` comes first: with the one-byte flag after it the object is 34 bytes, a 48-byte heap block.
-    private var action: Action?
-    /// Set once by the first `cancel()`; only the caller that sets it touches `action` afterwards.
-    /// (An atomic flag instead of a lock: no lock object and no mutex per cancellable.)
-    private let isCancelled = Atomic<Bool>(false)
-
-    /// What to cancel: a closure, or a cancellable object stored as it is (no closure allocated for it).
-    /// Both payloads are two words.
-    private enum Action {
-        case run(() -> Void)
-        case cancel(any AnyObject & Cancellable)
-    }
+public class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
+    /// What to cancel, retained (an `Unmanaged` pointer); `nil` once the first `cancel()` took it, so only
+    /// that caller runs it. In an `AnyCancellable` itself a ``CancelAction``; in an ``ObjectCancellable`` the
+    /// cancellable object itself. One word: the object is 24 bytes, a 32-byte heap block.
+    @usableFromInline
+    let target: Atomic<UnsafeMutableRawPointer?>
 
     /// Wraps a closure to run (once) on cancel or deinit.
     public init(_ cancel: @escaping () -> Void) {
-        action = .run(cancel)
+        target = Atomic(Unmanaged.passRetained(ClosureAction(cancel) as CancelAction).toOpaque())
     }
 
     /// Wraps another cancellable; cancelling or dropping this one cancels it.
     public init<C: Cancellable>(_ canceller: C) {
-        action = .run { canceller.cancel() }
+        target = Atomic(Unmanaged.passRetained(ValueAction(canceller) as CancelAction).toOpaque())
     }
 
     /// Wraps a cancellable object (a `Sink`, a subscription); cancelling or dropping this one cancels it.
-    /// Stores the object itself, with no closure around it.
     public init<C: Cancellable & AnyObject>(_ canceller: C) {
-        action = .cancel(canceller)
+        target = Atomic(Unmanaged.passRetained(ValueAction(canceller) as CancelAction).toOpaque())
+    }
+
+    /// For ``ObjectCancellable``: holds `object` (retained), which the subclass's `cancel()` knows the type of.
+    @usableFromInline
+    init(retaining object: AnyObject) {
+        target = Atomic(Unmanaged.passRetained(object).toOpaque())
     }
 
     deinit { cancel() }
 
     /// Runs the cancel action once; later calls do nothing.
     public func cancel() {
-        guard !isCancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        var pending: Action? = nil
-        swap(&pending, &action)  // moved out, not copied
-        switch consume pending {
-        case .run(let run): run()
-        case .cancel(let canceller): canceller.cancel()
-        case nil: break
-        }
+        guard let pointer = target.exchange(nil, ordering: .acquiringAndReleasing) else { return }
+        Unmanaged<CancelAction>.fromOpaque(pointer).takeRetainedValue().run()
     }
 
     /// Identity equality.
@@ -81,4 +76,43 @@ extension Cancellable {
     public func store(in set: inout Set<AnyCancellable>) {
         AnyCancellable(self).store(in: &set)
     }
+}
+
+/// The `AnyCancellable` that `sink`, `assign` and `subscribe(_:)` return: it holds the cancellable object
+/// (their subscriber) itself, in the one word of its base, rather than in a ``CancelAction`` beside it.
+/// Its `cancel()` knows the object's type, so it calls it with no dynamic cast.
+@usableFromInline
+final class ObjectCancellable<Object: Cancellable & AnyObject>: AnyCancellable, @unchecked Sendable {
+    @inlinable
+    init(_ object: Object) {
+        super.init(retaining: object)
+    }
+
+    @usableFromInline
+    override func cancel() {
+        guard let pointer = target.exchange(nil, ordering: .acquiringAndReleasing) else { return }
+        Unmanaged<Object>.fromOpaque(pointer).takeRetainedValue().cancel()
+    }
+}
+
+/// What an ``AnyCancellable`` made by one of its public initialisers runs on cancel: a class, so the
+/// cancellable holds it in one word.
+@usableFromInline
+class CancelAction {
+    /// Runs the action (once: the cancellable calls it at most once).
+    func run() {}
+}
+
+/// A closure to run on cancel.
+final class ClosureAction: CancelAction {
+    let action: () -> Void
+    init(_ action: @escaping () -> Void) { self.action = action }
+    override func run() { action() }
+}
+
+/// A cancellable value (or object) to cancel.
+final class ValueAction<C: Cancellable>: CancelAction {
+    let canceller: C
+    init(_ canceller: C) { self.canceller = canceller }
+    override func run() { canceller.cancel() }
 }

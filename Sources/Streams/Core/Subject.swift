@@ -39,7 +39,7 @@ extension Publisher {
     public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable where S.Output == Output, S.Failure == Failure {
         let relay = SubjectRelay(subject: subject)
         subscribe(relay)
-        return AnyCancellable(relay)
+        return ObjectCancellable(relay)
     }
 }
 

@@ -132,11 +132,12 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
     /// The entry its parent stores.
     @inlinable
     var entry: BroadcastEntry {
-        BroadcastEntry(id: ObjectIdentifier(self)) { [self] operation, payload in
+        BroadcastEntry { [self] operation, payload in
             switch operation {
             case .value: offer(payload.unsafelyUnwrapped.assumingMemoryBound(to: Output.self).pointee)
             case .finish:
                 finish(payload.unsafelyUnwrapped.assumingMemoryBound(to: Subscribers.Completion<Failure>.self).pointee)
+            case .identify: BroadcastEntry.identify(self, to: payload)
             case .latest, .detach: break  // no kept value; a cancel released everything already
             }
         }

@@ -13,27 +13,45 @@ enum BroadcastOp: UInt8, Sendable {
     case finish
     /// The conduit was cancelled or refused: release the downstream. No payload.
     case detach
+    /// Write the conduit's `ObjectIdentifier` to the payload, a pointer to a `UInt` (see
+    /// ``BroadcastEntry/leads(to:)``).
+    case identify
 }
 
-/// One subscriber in a ``SubjectCore``'s list: its identity and a closure into its conduit.
+/// One subscriber in a ``SubjectCore``'s list: a closure into its conduit.
 ///
 /// A closure rather than a class or protocol call: it is formed in the conduit's specialised (client)
 /// code, so the emitter reaches the specialised delivery path; its context is the conduit itself.
 /// Not generic: the core's list and the cancel path, which runs unspecialised, then handle entries without
 /// looking up type metadata. The closure takes the operation and a pointer to its payload, typed by the
 /// core that formed it (`Output` for ``BroadcastOp/value``, `Subscribers.Completion<Failure>` for
-/// ``BroadcastOp/finish``).
+/// ``BroadcastOp/finish``, a `UInt` to write for ``BroadcastOp/identify``).
+///
+/// Two words: the conduit's identity is asked of the closure (``leads(to:)``) rather than stored beside it, which
+/// keeps the list a third smaller. Only the rarer lookups (a cancel, a kept value's request) ask.
 @usableFromInline
 struct BroadcastEntry {
-    @usableFromInline
-    let id: ObjectIdentifier
     @usableFromInline
     let handle: (BroadcastOp, UnsafeRawPointer?) -> Void
 
     @inlinable
-    init(id: ObjectIdentifier, handle: @escaping (BroadcastOp, UnsafeRawPointer?) -> Void) {
-        self.id = id
+    init(handle: @escaping (BroadcastOp, UnsafeRawPointer?) -> Void) {
         self.handle = handle
+    }
+
+    /// Whether this entry leads to the conduit `conduit` identifies.
+    @inlinable
+    func leads(to conduit: ObjectIdentifier) -> Bool {
+        var bits: UInt = 0
+        withUnsafeMutablePointer(to: &bits) { handle(.identify, UnsafeRawPointer($0)) }
+        return bits == UInt(bitPattern: conduit)
+    }
+
+    /// Answers ``BroadcastOp/identify`` for `conduit`: writes its identity to `payload`.
+    @inlinable
+    static func identify(_ conduit: AnyObject, to payload: UnsafeRawPointer?) {
+        UnsafeMutableRawPointer(mutating: payload.unsafelyUnwrapped).storeBytes(
+            of: UInt(bitPattern: ObjectIdentifier(conduit)), as: UInt.self)
     }
 
     /// Delivers the completion, then releases the downstream.
@@ -72,16 +90,18 @@ enum ConduitKind: Sendable {
 /// delivery never frees what the delivery is using.
 @usableFromInline
 final class SubjectConduit<
-    Output, Failure: Error, Downstream: Subscriber, Latest: OptionalSlot, Pending: OptionalSlot
+    Output, Failure: Error, Downstream: Subscriber, Latest: OptionalSlot, Pending: OptionalSlot,
+    Held: DownstreamSlot & ~Copyable
 >: Subscription, CustomStringConvertible, @unchecked Sendable
 where
     Downstream.Input == Output, Downstream.Failure == Failure, Latest.Wrapped == Output,
-    Pending.Wrapped == Subscribers.Completion<Failure>
+    Pending.Wrapped == Subscribers.Completion<Failure>, Held.Downstream == Downstream
 {
     // `Latest` and `Pending` are `Output?` and `Subscribers.Completion<Failure>?` (see ``OptionalSlot``):
     // generic parameters, so `deinit`, which runs unspecialised, destroys them without looking up the
-    // metadata of an `Optional`. Declaration order is layout order: the odd-sized fields come first, so with
-    // an `Int` output the object is 56 bytes (a 64-byte heap block) rather than 64 (80).
+    // metadata of an `Optional`; `Held` is a `HeldDownstream<Downstream>` for the same reason. Declaration
+    // order is layout order: the odd-sized fields come first, so with an `Int` output the fixed part is 48
+    // bytes rather than 56.
 
     /// Emitter-owned: a `CurrentValueSubject`'s value not yet delivered to this subscriber.
     @usableFromInline
@@ -103,12 +123,12 @@ where
     let parent: SubjectCore<Output, Failure>
     @usableFromInline
     let demand = Atomic<UInt>(0)
-    /// Emitter-owned after `start`. Boxed: a delivery then retains one object, not every reference
-    /// inside the subscriber (a `map`/`filter` chain holds one closure per stage), and `cancel` and
-    /// `deinit`, which run unspecialised, clear it without a metadata lookup.
+    /// Emitter-owned after `start`. Stored in place and borrowed by each delivery (see ``DownstreamSlot``): a
+    /// delivery retains nothing, not even the references inside the subscriber (a `map`/`filter` chain holds
+    /// one closure per stage), and the subscriber costs no object of its own.
     @usableFromInline
     @exclusivity(unchecked)
-    var downstream: DownstreamBox<Downstream>?
+    var downstream: Held
 
     @usableFromInline
     typealias State = ConduitState
@@ -116,7 +136,7 @@ where
     @inlinable
     init(parent: SubjectCore<Output, Failure>, downstream: Downstream, latest: Output?, kind: ConduitKind) {
         self.parent = parent
-        self.downstream = DownstreamBox(downstream)
+        self.downstream = Held(downstream)
         self.latest = nil
         self.kind = kind
         self.latest.wrapped = latest
@@ -137,18 +157,20 @@ where
     /// The entry the core keeps (formed here, in specialised code).
     @inlinable
     var entry: BroadcastEntry {
-        BroadcastEntry(id: ObjectIdentifier(self)) { [self] operation, payload in
+        BroadcastEntry { [self] operation, payload in
             switch operation {
             case .value: deliver(payload.unsafelyUnwrapped.assumingMemoryBound(to: Output.self).pointee)
             case .latest: deliverLatest()
             case .finish:
                 finish(payload.unsafelyUnwrapped.assumingMemoryBound(to: Subscribers.Completion<Failure>.self).pointee)
             case .detach: detach()
+            case .identify: BroadcastEntry.identify(self, to: payload)
             }
         }
     }
 
-    /// Hands the subscription to the subscriber (`downstream` is passed in: the emitter owns the field).
+    /// Hands the subscription to the subscriber (`subscriber` is the caller's own copy: the emitter owns the
+    /// field, and may release it meanwhile).
     ///
     /// Until this returns the conduit is `starting`: the emitter delivers no value to it, and a completion
     /// that arrives meanwhile is left in `pendingCompletion` for this method to deliver — so the subscriber
@@ -184,8 +206,7 @@ where
     /// Emitter only: delivers the completion (or leaves it to `start`), then releases the downstream.
     @inlinable
     func finish(_ completion: Subscribers.Completion<Failure>) {
-        let released = downstream?.value
-        downstream = nil
+        let released = downstream.take()
         latest = nil
         if state.compareExchange(expected: State.active, desired: State.finished, ordering: .acquiringAndReleasing)
             .exchanged
@@ -205,7 +226,7 @@ where
     /// may be destroyed in place.
     @inlinable
     func detach() {
-        downstream = nil
+        downstream = Held()
         if keepsLatest { latest = nil }
     }
 
@@ -219,7 +240,7 @@ where
             if keepsLatest { latest.wrapped = value }  // delivered once `start` has finished
             return
         }
-        guard current == State.active, let box = unretainedDownstream else { return }
+        guard current == State.active else { return }
         let available = demand.load(ordering: .relaxed)
         if available == 0 {
             if keepsLatest { latest.wrapped = value }
@@ -227,16 +248,10 @@ where
         }
         if available != .max { demand.wrappingSubtract(1, ordering: .relaxed) }
         if keepsLatest { latest = nil }
-        let more = box._withUnsafeGuaranteedRef { $0.value.receive(value) }
+        // Borrowed in place: only this emitter releases `downstream`, and a detach or finish asked for during
+        // the delivery is queued until it returns, so the subscriber outlives the call.
+        guard let more = downstream.with({ $0.receive(value) }) else { return }
         if more > .none { add(more) }
-    }
-
-    /// The boxed downstream, not retained: only this emitter clears `downstream`, and a detach or finish
-    /// asked for during a delivery is queued until the delivery returns, so the box outlives the call.
-    @inlinable
-    var unretainedDownstream: Unmanaged<DownstreamBox<Downstream>>? {
-        guard let box = downstream else { return nil }
-        return Unmanaged.passUnretained(box)
     }
 
     /// Adds to the demand, saturating at unlimited.

@@ -139,12 +139,12 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
             downstream.receive(completion: completion)
             return .attached
         }
-        let conduit = SubjectConduit<Output, Failure, Downstream, Output?, Subscribers.Completion<Failure>?>(
-            parent: self, downstream: downstream, latest: current, kind: kind)
-        // `start` hands the subscription over through this reference to the boxed subscriber (moved in, not
-        // copied): once the entry is listed, the emitter may release the conduit's own (a completion sent from
-        // another thread).
-        let box = conduit.downstream.unsafelyUnwrapped
+        // `start` hands the subscription over through a copy of the subscriber: once the entry is listed, the
+        // emitter may release the conduit's own (a completion sent from another thread, or a cancel from
+        // inside `receive(subscription:)`).
+        let conduit = SubjectConduit<
+            Output, Failure, Downstream, Output?, Subscribers.Completion<Failure>?, HeldDownstream<Downstream>
+        >(parent: self, downstream: copy downstream, latest: current, kind: kind)
         members += 1
         if becomesEmitterWithEmptyQueue() {
             // Nothing is queued and no one is emitting: join the list at once instead of through the queue.
@@ -156,7 +156,7 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
             lock.unlock()
             startEmitting()
         }
-        conduit.start(box.value)
+        conduit.start(downstream)
         return .attached
     }
 
@@ -280,7 +280,7 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     @inlinable
     func removeTarget(_ conduit: ObjectIdentifier) -> BroadcastEntry? {
         var index = targets.startIndex
-        while index < targets.endIndex, targets[index].id != conduit { index += 1 }
+        while index < targets.endIndex, !targets[index].leads(to: conduit) { index += 1 }
         return index < targets.endIndex ? targets.remove(at: index) : nil
     }
 
@@ -375,7 +375,7 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
         case .detach(let id):
             removeTarget(id)?.detach()
         case .latest(let id):
-            if !isFinished, let entry = targets.first(where: { $0.id == id }) { entry.handle(.latest, nil) }
+            if !isFinished, let entry = targets.first(where: { $0.leads(to: id) }) { entry.handle(.latest, nil) }
         case .completion(let completion):
             guard !isFinished else { return }
             isFinished = true

@@ -69,6 +69,6 @@ extension Publisher where Failure == Never {
     public func assign<Root>(to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root) -> AnyCancellable {
         let assign = Subscribers.Assign(object: object, keyPath: keyPath)
         subscribe(assign)
-        return AnyCancellable(assign)
+        return ObjectCancellable(assign)
     }
 }

@@ -26,8 +26,9 @@ extension Subscribers {
         var upstream: any Subscription = NoSubscription()
 
         /// The value and completion handlers; touched only by upstream's (serial) calls and released by the
-        /// completion. Boxed so that a value is handed over without retaining anything: the completion
-        /// cannot race a value, so the box outlives every `receive(_:)`.
+        /// completion. Stored in place and noncopyable, so a value borrows the closure where it lies instead
+        /// of retaining it (the completion, which releases them, cannot race a value), and the sink needs no
+        /// second object for them.
         @usableFromInline
         @exclusivity(unchecked)
         var handlers: SinkHandlers<Input, Failure>?
@@ -71,10 +72,11 @@ extension Subscribers {
         /// Calls the value handler (unless cancelled).
         @inlinable
         public func receive(_ input: Input) -> Subscribers.Demand {
-            guard status.load(ordering: .relaxed) != Status.terminal, let handlers = unretainedHandlers else {
-                return .none
+            guard status.load(ordering: .relaxed) != Status.terminal else { return .none }
+            switch handlers {
+            case .some(let handlers): handlers.receiveValue(input)
+            case .none: break
             }
-            handlers._withUnsafeGuaranteedRef { $0.receiveValue(input) }
             return .none
         }
 
@@ -82,18 +84,13 @@ extension Subscribers {
         @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
             let previous = status.exchange(Status.terminal, ordering: .acquiringAndReleasing)
-            let released = handlers
-            handlers = nil
+            let released = handlers.take()
             guard previous != Status.terminal else { return }
             if previous == Status.subscribed { upstream = NoSubscription() }
-            released?.receiveCompletion(completion)
-        }
-
-        /// The handlers' box, not retained (see `handlers`).
-        @inlinable
-        var unretainedHandlers: Unmanaged<SinkHandlers<Input, Failure>>? {
-            guard let handlers else { return nil }
-            return Unmanaged.passUnretained(handlers)
+            switch consume released {
+            case .some(let handlers): handlers.receiveCompletion(completion)
+            case .none: break
+            }
         }
 
         /// Cancels upstream and stops the value handler. Idempotent.
@@ -109,11 +106,13 @@ extension Subscribers {
     }
 }
 
-/// A sink's two handlers, held by reference (see `Subscribers.Sink.handlers`). A value is handed to
-/// `receiveValue` without retaining the box, which relies on the stream contract: the upstream never
-/// delivers a value concurrently with the completion (which releases the box).
+/// A sink's two handlers, stored in the sink (see `Subscribers.Sink.handlers`). Noncopyable, so that reading
+/// them borrows them in place: a value is handed to `receiveValue` without retaining its context, which relies
+/// on the stream contract (the upstream never delivers a value concurrently with the completion, which
+/// releases them). Only closures: its layout is fixed, so the sink's unspecialised `deinit` destroys it without
+/// looking up type metadata.
 @usableFromInline
-final class SinkHandlers<Input, Failure: Error> {
+struct SinkHandlers<Input, Failure: Error>: ~Copyable {
     @usableFromInline
     let receiveValue: (Input) -> Void
     @usableFromInline
@@ -155,7 +154,7 @@ extension Publisher {
     ) -> AnyCancellable {
         let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
         subscribe(sink)
-        return AnyCancellable(sink)
+        return ObjectCancellable(sink)
     }
 }
 
