@@ -172,3 +172,10 @@ where Previous.Wrapped == Downstream.Input, Slot.Wrapped == Downstream {
         predicate = nil
     }
 }
+
+/// A mirror without children: the Swift runtime traps when it reflects a noncopyable stored property (an atomic)
+/// of a generic class, which `dump` and test-failure messages would otherwise do.
+extension RemoveDuplicatesInner: CustomReflectable {
+    @usableFromInline
+    var customMirror: Mirror { Mirror(self, children: [:]) }
+}

@@ -336,3 +336,10 @@ final class ReduceInner<Input, Downstream: Subscriber>: Subscriber, Subscription
         return (released, last)
     }
 }
+
+/// A mirror without children: the Swift runtime traps when it reflects a noncopyable stored property (an atomic)
+/// of a generic class, which `dump` and test-failure messages would otherwise do.
+extension ScanInner: CustomReflectable {
+    @usableFromInline
+    var customMirror: Mirror { Mirror(self, children: [:]) }
+}

@@ -142,3 +142,10 @@ public struct Fail<Output, Failure: Error>: Publisher {
 
 extension Fail: Equatable where Failure: Equatable {}
 extension Fail: Sendable where Failure: Sendable {}
+
+/// A mirror without children: the Swift runtime traps when it reflects a noncopyable stored property (an atomic)
+/// of a generic class, which `dump` and test-failure messages would otherwise do.
+extension JustSubscription: CustomReflectable {
+    @usableFromInline
+    var customMirror: Mirror { Mirror(self, children: [:]) }
+}

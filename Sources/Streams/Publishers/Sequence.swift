@@ -176,3 +176,10 @@ where Downstream.Input == Values.Element {
         _ = released
     }
 }
+
+/// A mirror without children: the Swift runtime traps when it reflects a noncopyable stored property (an atomic)
+/// of a generic class, which `dump` and test-failure messages would otherwise do.
+extension ValuesSubscription: CustomReflectable {
+    @usableFromInline
+    var customMirror: Mirror { Mirror(self, children: [:]) }
+}

@@ -299,3 +299,10 @@ enum ConduitState {
     /// The completion arrived during `starting`; `start` delivers it.
     @usableFromInline static let finishedWhileStarting: UInt8 = 4
 }
+
+/// A mirror without children: the Swift runtime traps when it reflects a noncopyable stored property (an atomic)
+/// of a generic class, which `dump` and test-failure messages would otherwise do.
+extension SubjectConduit: CustomReflectable where Held: ~Copyable {
+    @usableFromInline
+    var customMirror: Mirror { Mirror(self, children: [:]) }
+}

@@ -395,3 +395,10 @@ enum SubjectEvent<Output, Failure: Error> {
     case detach(ObjectIdentifier)
     case latest(ObjectIdentifier)
 }
+
+/// A mirror without children: the Swift runtime traps when it reflects a noncopyable stored property (an atomic)
+/// of a generic class, which `dump` and test-failure messages would otherwise do.
+extension SubjectCore: CustomReflectable {
+    @usableFromInline
+    var customMirror: Mirror { Mirror(self, children: [:]) }
+}

@@ -169,3 +169,9 @@ extension Publisher where Failure == Never {
         sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
     }
 }
+
+extension Subscribers.Sink: CustomReflectable {
+    /// A mirror without children. Its stored properties include atomics, which the Swift runtime cannot
+    /// reflect in a generic class (it traps), so `dump` and test-failure messages show the description only.
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
+}
