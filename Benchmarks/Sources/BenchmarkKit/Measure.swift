@@ -53,6 +53,16 @@ public struct BenchmarkRunner {
     /// them alive (in storage the caller reserved beforehand, so it is not counted) and returns a checksum
     /// proving they are live. The heap and RSS growth is divided by the count; both memory scenarios come
     /// from this one measurement. The caller releases the subscriptions afterwards.
+    /// Measures the heap growth alone for `scenario` (see ``measureMemory(_:)``).
+    public func measureHeap(_ scenario: Scenario, _ body: (Int) -> UInt64) {
+        guard wants(scenario) else { return }
+        let count = scenario.count
+        let heapBefore = Memory.heapBytes()
+        let checksum = body(count)
+        let heapAfter = Memory.heapBytes()
+        report(scenario, value: Double(heapAfter - heapBefore) / Double(count), checksum: checksum)
+    }
+
     public func measureMemory(_ body: (Int) -> UInt64) {
         guard wants(.memoryHeap) || wants(.memoryResident) else { return }
         let count = Scenario.memoryHeap.count

@@ -6,8 +6,13 @@
 public enum Scenario: String, CaseIterable, Sendable {
     /// 7. Memory per live subscription (subject → map → filter → sink), from the process's RSS.
     case memoryResident = "memory-rss"
-    /// 7. Memory per live subscription (subject → map → filter → sink), from the malloc heap.
+    /// 7. Memory per live subscription (subject → map → filter → sink), from the malloc heap. The closures
+    /// are literals, as app code writes them.
     case memoryHeap = "memory-heap"
+    /// 7. The same, with the closures passed as stored values (`Closures.increment`): converting a stored
+    /// `(Int) -> Int` to a generic operator's parameter makes the caller allocate a 48-byte reabstraction
+    /// thunk per `map`/`filter` call, in every library alike. Heap only.
+    case memoryHeapStoredClosures = "memory-heap-stored"
     /// 1. `PassthroughSubject` → `map` → `filter` → `map` → `sink`.
     case chain
     /// 2. `(0..<n).publisher` type-erased → `map` → `filter` → `sink`.
@@ -30,7 +35,7 @@ public enum Scenario: String, CaseIterable, Sendable {
     /// How many operations one run performs (the divisor of the figure).
     public var count: Int {
         switch self {
-        case .memoryResident, .memoryHeap: 100_000
+        case .memoryResident, .memoryHeap, .memoryHeapStoredClosures: 100_000
         case .chain: 2_000_000
         case .sequence: 1_000_000
         case .subscribeCancel: 100_000
@@ -50,7 +55,7 @@ public enum Scenario: String, CaseIterable, Sendable {
     /// The unit of the figure.
     public var unit: String {
         switch self {
-        case .memoryResident, .memoryHeap: "B"
+        case .memoryResident, .memoryHeap, .memoryHeapStoredClosures: "B"
         default: "ns"
         }
     }
@@ -58,7 +63,7 @@ public enum Scenario: String, CaseIterable, Sendable {
     /// What one operation is, for the table.
     public var operation: String {
         switch self {
-        case .memoryResident, .memoryHeap: "per live subscription"
+        case .memoryResident, .memoryHeap, .memoryHeapStoredClosures: "per live subscription"
         case .chain, .sequence, .merge, .combineLatest, .values: "per value"
         case .subscribeCancel: "per subscribe+cancel"
         case .shareFanOut: "per delivery"

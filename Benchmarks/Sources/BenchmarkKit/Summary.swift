@@ -72,7 +72,7 @@ public enum Target {
         case .subscribeCancel: 0.25
         case .debounce: 0.30
         case .flatMap: 0.15
-        case .memoryHeap, .memoryResident: 0.5
+        case .memoryHeap, .memoryResident, .memoryHeapStoredClosures: 0.5
         case .merge, .combineLatest, .values: nil
         }
     }

@@ -16,6 +16,7 @@ import BenchmarkKit
 /// Runs every selected scenario, printing one result line each. Memory first, on a fresh heap.
 func runScenarios(_ runner: BenchmarkRunner) async {
     measureMemoryPerSubscription(runner)
+    measureMemoryWithStoredClosures(runner)
     runner.time(.chain, chain)
     runner.time(.sequence, sequence)
     runner.time(.subscribeCancel, subscribeCancel)
@@ -29,12 +30,31 @@ func runScenarios(_ runner: BenchmarkRunner) async {
     await runner.time(.values, values)
 }
 
-/// 7. subject → map → filter → sink, `count` live subscriptions on one subject.
+/// 7. subject → map → filter → sink, `count` live subscriptions on one subject; the closures are literals
+/// (the same as `Closures.increment` and `Closures.isPositive`).
 func measureMemoryPerSubscription(_ runner: BenchmarkRunner) {
     let subject = PassthroughSubject<Int, Never>()
     var kept: [AnyCancellable] = []
     kept.reserveCapacity(Scenario.memoryHeap.count)
     runner.measureMemory { count in
+        var received: UInt64 = 0
+        for _ in 0..<count {
+            subject.map { $0 &+ 1 }.filter { $0 > 0 }.sink { received &+= UInt64($0) }.store(in: &kept)
+        }
+        subject.send(1)
+        return received
+    }
+    subject.send(completion: .finished)
+    kept.removeAll()
+}
+
+/// 7. The same with the closures passed as stored values, which makes the caller allocate a reabstraction
+/// thunk for each `map` and `filter` call (both libraries alike).
+func measureMemoryWithStoredClosures(_ runner: BenchmarkRunner) {
+    let subject = PassthroughSubject<Int, Never>()
+    var kept: [AnyCancellable] = []
+    kept.reserveCapacity(Scenario.memoryHeapStoredClosures.count)
+    runner.measureHeap(.memoryHeapStoredClosures) { count in
         var received: UInt64 = 0
         for _ in 0..<count {
             subject.map(Closures.increment).filter(Closures.isPositive).sink { received &+= UInt64($0) }.store(
