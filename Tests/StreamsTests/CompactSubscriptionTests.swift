@@ -148,6 +148,92 @@ import Testing
         #expect(cancellable == nil)
     }
 
+    @Test func aCompletionSentFromInsideTheValueHandlerKeepsTheHandlersAliveUntilItReturns() {
+        // SimpleProbe delivers re-entrantly (it does not serialise as Streams' subjects do), as a hand-written
+        // publisher may.
+        let probe = SimpleProbe<Int, Never>()
+        weak var weakToken: Token?
+        var log: [String] = []
+        var aliveAfterCompletion = false
+        let cancellable: AnyCancellable
+        do {
+            let token = Token()
+            weakToken = token
+            cancellable = probe.sink(
+                receiveCompletion: { _ in
+                    _ = token
+                    log.append("completion")
+                },
+                receiveValue: { value in
+                    log.append("value \(value)")
+                    probe.send(completion: .finished)
+                    aliveAfterCompletion = weakToken != nil  // the running handler's captures
+                    _ = token
+                })
+        }
+        probe.send(1)
+        #expect(log == ["value 1", "completion"])
+        #expect(aliveAfterCompletion)
+        #expect(weakToken == nil)  // released once the value handler returned
+        probe.send(2)
+        #expect(log == ["value 1", "completion"])
+        _ = cancellable
+    }
+
+    @Test func aSinkCancelledFromInsideANestedDeliveryReleasesItsHandlersOnlyAfterTheOuterOne() {
+        let probe = SimpleProbe<Int, Never>()
+        weak var weakToken: Token?
+        var log: [String] = []
+        var aliveAtTheEnd = false
+        let cancellable: AnyCancellable
+        do {
+            let token = Token()
+            weakToken = token
+            cancellable = probe.sink(
+                receiveCompletion: { _ in log.append("completion") },
+                receiveValue: { value in
+                    log.append("value \(value)")
+                    if value == 1 {
+                        probe.send(2)  // nested delivery
+                        probe.send(completion: .finished)
+                        aliveAtTheEnd = weakToken != nil
+                    }
+                    _ = token
+                })
+        }
+        probe.send(1)
+        #expect(log == ["value 1", "value 2", "completion"])
+        #expect(aliveAtTheEnd)
+        #expect(weakToken == nil)
+        _ = cancellable
+    }
+
+    @Test func aFailureSentFromInsideTheValueHandlerThroughCombineLatestKeepsTheHandlerAlive() {
+        let left = PassthroughSubject<Int, TestError>()
+        let right = PassthroughSubject<Int, TestError>()
+        weak var weakToken: Token?
+        var completions: [Subscribers.Completion<TestError>] = []
+        var aliveAfterFailure = false
+        let cancellable: AnyCancellable
+        do {
+            let token = Token()
+            weakToken = token
+            cancellable = left.combineLatest(right).sink(
+                receiveCompletion: { completions.append($0) },
+                receiveValue: { _ in
+                    right.send(completion: .failure(.boom))  // reaches this sink while this handler runs
+                    aliveAfterFailure = weakToken != nil
+                    _ = token
+                })
+        }
+        right.send(1)
+        left.send(1)
+        #expect(completions == [.failure(.boom)])
+        #expect(aliveAfterFailure)
+        #expect(weakToken == nil)
+        _ = cancellable
+    }
+
     // MARK: Subject conduits
 
     @Test func aSubjectFreesASubscriberThatKeepsItsSubscriptionWhenItCancels() {

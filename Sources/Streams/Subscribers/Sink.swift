@@ -6,11 +6,13 @@ extension Subscribers {
     /// Created by ``Publisher/sink(receiveCompletion:receiveValue:)``. Cancelling it cancels the
     /// upstream subscription and stops the value handler at once; receiving the completion releases both
     /// closures (and whatever they capture). After a cancel the closures are released with the sink itself,
-    /// which happens as soon as upstream and the ``AnyCancellable`` let go of it (both do on cancel).
+    /// which happens as soon as upstream and the ``AnyCancellable`` let go of it (both do on cancel). A
+    /// completion or cancel that arrives while the value handler runs (sent from inside it) releases them
+    /// when that handler returns, never under it.
     ///
     /// - Threading: the closures run on whatever thread the upstream delivers on, serially. `cancel()` may
     ///   come from any thread; a value racing with it may still be delivered, none after it returns on the
-    ///   delivering thread. Delivering a value takes no lock: one atomic load.
+    ///   delivering thread. Delivering a value takes no lock: two relaxed atomic loads.
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
         @unchecked Sendable
     {
@@ -18,6 +20,15 @@ extension Subscribers {
         /// `subscribed` owns `upstream`.
         @usableFromInline
         let status = Atomic<UInt8>(Status.waiting)
+
+        /// How many calls of the value handler are running (more than one only if the upstream delivers
+        /// re-entrantly). Touched only by upstream's serial calls. While it is not zero, a completion leaves
+        /// the handlers in place, and the outermost value call releases them when it returns: a completion
+        /// sent from inside the value handler must not free the closure that is running. (Stored in the
+        /// padding after `status`: it costs no space.)
+        @usableFromInline
+        @exclusivity(unchecked)
+        var deliveries: UInt32 = 0
 
         /// The upstream subscription: written only while `subscribing`, taken only by the thread that ends
         /// the sink from `subscribed`. A placeholder before and after (see `NoSubscription`).
@@ -73,17 +84,36 @@ extension Subscribers {
         @inlinable
         public func receive(_ input: Input) -> Subscribers.Demand {
             guard status.load(ordering: .relaxed) != Status.terminal else { return .none }
+            deliveries &+= 1
             switch handlers {
             case .some(let handlers): handlers.receiveValue(input)
             case .none: break
             }
+            deliveries &-= 1
+            if deliveries == 0, status.load(ordering: .relaxed) == Status.terminal { releaseHandlers() }
             return .none
+        }
+
+        /// Frees the handlers once the sink has ended and no value call is running (see `deliveries`).
+        @usableFromInline
+        func releaseHandlers() {
+            handlers = nil
         }
 
         /// Calls the completion handler once, then releases both handlers.
         @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
             let previous = status.exchange(Status.terminal, ordering: .acquiringAndReleasing)
+            if deliveries != 0 {
+                // Sent from inside the value handler: the handlers stay until it returns (see `deliveries`).
+                guard previous != Status.terminal else { return }
+                if previous == Status.subscribed { upstream = NoSubscription() }
+                switch handlers {
+                case .some(let handlers): handlers.receiveCompletion(completion)
+                case .none: break
+                }
+                return
+            }
             let released = handlers.take()
             guard previous != Status.terminal else { return }
             if previous == Status.subscribed { upstream = NoSubscription() }
