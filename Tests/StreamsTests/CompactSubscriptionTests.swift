@@ -180,7 +180,7 @@ import Testing
         _ = cancellable
     }
 
-    @Test func aSinkCancelledFromInsideANestedDeliveryReleasesItsHandlersOnlyAfterTheOuterOne() {
+    @Test func aCompletionFromInsideANestedDeliveryReleasesTheHandlersOnlyAfterTheOuterOne() {
         let probe = SimpleProbe<Int, Never>()
         weak var weakToken: Token?
         var log: [String] = []

@@ -7,12 +7,12 @@ extension Subscribers {
     /// upstream subscription and stops the value handler at once; receiving the completion releases both
     /// closures (and whatever they capture). After a cancel the closures are released with the sink itself,
     /// which happens as soon as upstream and the ``AnyCancellable`` let go of it (both do on cancel). A
-    /// completion or cancel that arrives while the value handler runs (sent from inside it) releases them
-    /// when that handler returns, never under it.
+    /// completion that arrives while the value handler runs (sent from inside it) releases them when that
+    /// handler returns, never under it.
     ///
     /// - Threading: the closures run on whatever thread the upstream delivers on, serially. `cancel()` may
     ///   come from any thread; a value racing with it may still be delivered, none after it returns on the
-    ///   delivering thread. Delivering a value takes no lock: two relaxed atomic loads.
+    ///   delivering thread. Delivering a value takes no lock: one relaxed atomic load.
     public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
         @unchecked Sendable
     {
@@ -22,10 +22,10 @@ extension Subscribers {
         let status = Atomic<UInt8>(Status.waiting)
 
         /// How many calls of the value handler are running (more than one only if the upstream delivers
-        /// re-entrantly). Touched only by upstream's serial calls. While it is not zero, a completion leaves
-        /// the handlers in place, and the outermost value call releases them when it returns: a completion
-        /// sent from inside the value handler must not free the closure that is running. (Stored in the
-        /// padding after `status`: it costs no space.)
+        /// re-entrantly), plus ``releasePending`` once a completion arrived during one. Touched only by
+        /// upstream's serial calls. While a value call runs, a completion leaves the handlers in place, and the
+        /// outermost value call releases them when it returns: a completion sent from inside the value handler
+        /// must not free the closure that is running. (Stored in the padding after `status`: no space.)
         @usableFromInline
         @exclusivity(unchecked)
         var deliveries: UInt32 = 0
@@ -90,13 +90,18 @@ extension Subscribers {
             case .none: break
             }
             deliveries &-= 1
-            if deliveries == 0, status.load(ordering: .relaxed) == Status.terminal { releaseHandlers() }
+            if deliveries == Self.releasePending { releaseHandlers() }
             return .none
         }
 
-        /// Frees the handlers once the sink has ended and no value call is running (see `deliveries`).
+        /// The flag in `deliveries`: a completion arrived during a value call.
+        @usableFromInline
+        static var releasePending: UInt32 { 1 << 31 }
+
+        /// Frees the handlers once a completion arrived and no value call is running (see `deliveries`).
         @usableFromInline
         func releaseHandlers() {
+            deliveries = 0
             handlers = nil
         }
 
@@ -104,10 +109,11 @@ extension Subscribers {
         @inlinable
         public func receive(completion: Subscribers.Completion<Failure>) {
             let previous = status.exchange(Status.terminal, ordering: .acquiringAndReleasing)
-            if deliveries != 0 {
+            if deliveries & ~Self.releasePending != 0 {
                 // Sent from inside the value handler: the handlers stay until it returns (see `deliveries`).
                 guard previous != Status.terminal else { return }
                 if previous == Status.subscribed { upstream = NoSubscription() }
+                deliveries |= Self.releasePending
                 switch handlers {
                 case .some(let handlers): handlers.receiveCompletion(completion)
                 case .none: break
