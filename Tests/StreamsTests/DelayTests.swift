@@ -24,6 +24,26 @@ import Testing
         #expect(scheduler.pendingCount == 0)
     }
 
+    @Test func aDelayedEventRunsInSchedulingOrderAmongActionsDueAtTheSameInstant() {
+        let scheduler = TestScheduler()
+        let input = PassthroughSubject<Int, Never>()
+        let log = Locked<[String]>([])
+        let subscription = input.delay(for: .milliseconds(100), scheduler: scheduler)
+            .sink { value in log.withLock { $0.append("delayed \(value)") } }
+        input.send(1)  // due at 100
+        scheduler.advance(to: .ms(10))
+        input.send(2)  // due at 110, scheduled at 10
+        scheduler.advance(to: .ms(20))
+        _ = scheduler.schedule(after: .ms(110)) { log.withLock { $0.append("other, scheduled at 20") } }
+        _ = scheduler.schedule(after: .ms(100)) { log.withLock { $0.append("other at 100, scheduled at 20") } }
+        scheduler.advance(to: .ms(200))
+        #expect(
+            log.withLock { $0 } == [
+                "delayed 1", "other at 100, scheduled at 20", "delayed 2", "other, scheduled at 20",
+            ])
+        subscription.cancel()
+    }
+
     @Test func eventsOfTheSameInstantArriveTogetherInOrder() {
         let scheduler = TestScheduler()
         let input = PassthroughSubject<Int, Never>()

@@ -14,14 +14,16 @@ import Testing
         #expect(recorder.values == [1, 2])
     }
 
-    @Test func droppedValuesGiveTheirDemandBack() {
+    @Test func theDroppedValuesAreRequestedUpFrontWithTheSubscribersDemand() {
         let probe = SimpleProbe<Int, Never>()
         let recorder = probe.dropFirst(2).record(demand: .max(1))
-        #expect(probe.requests == [.max(1)])
-        #expect(probe.send(1) == .max(1))
-        #expect(probe.send(2) == .max(1))
+        #expect(probe.requests == [.max(3)])
+        #expect(probe.send(1) == .none)
+        #expect(probe.send(2) == .none)
         #expect(probe.send(3) == .none)
         #expect(recorder.values == [3])
+        recorder.request(.max(2))
+        #expect(probe.requests == [.max(3), .max(2)])
     }
 
     @Test func dropFirstNeverExceedsDemand() {

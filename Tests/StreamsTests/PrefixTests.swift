@@ -99,11 +99,12 @@ import Testing
         #expect(recorder.events == [.value(1, at: .zero), .finished(at: .zero)])
     }
 
-    @Test func firstWhereSkipsNonMatchingValuesAndGivesTheirDemandBack() {
+    @Test func firstWhereRequestsUnlimitedAndSkipsNonMatchingValues() {
         let probe = SimpleProbe<Int, Never>()
         let recorder = probe.first { $0 > 4 }.record(demand: .max(1))
-        #expect(probe.send(1) == .max(1))
-        #expect(probe.send(3) == .max(1))
+        #expect(probe.requests == [.unlimited])
+        #expect(probe.send(1) == .none)
+        #expect(probe.send(3) == .none)
         #expect(recorder.events.isEmpty)
         probe.send(5)
         #expect(recorder.events == [.value(5, at: .zero), .finished(at: .zero)])

@@ -50,8 +50,11 @@ import Testing
                 group.addTask { recorder.request(.unlimited) }
                 group.addTask { recorder.cancel() }
             }
+            // A cancel that lands while the value is being delivered stops the `.finished` that would follow.
             let events = recorder.events
-            #expect(events.isEmpty || events == [.value(1, at: .zero), .finished(at: .zero)])
+            #expect(
+                events.isEmpty || events == [.value(1, at: .zero)]
+                    || events == [.value(1, at: .zero), .finished(at: .zero)])
         }
     }
 

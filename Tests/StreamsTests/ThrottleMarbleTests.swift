@@ -19,18 +19,19 @@ import Testing
             on: scheduler)
     }
 
-    @Test func finishFlushesTheCollapsedValueWithoutWaitingForTheWindow() throws {
+    @Test func finishWaitsForTheScheduledValue() throws {
         let scheduler = TestScheduler()
         let input = try scheduler.hot("ab|")
         expectMarbles(
-            input.throttle(for: scheduler.frames(4), scheduler: scheduler, latest: true), "a-(b|)", on: scheduler)
+            input.throttle(for: scheduler.frames(4), scheduler: scheduler, latest: true), "a---(b|)",
+            on: scheduler)
     }
 
-    @Test func aFailureDropsTheCollapsedValue() throws {
+    @Test func aFailureWaitsForTheScheduledValueToo() throws {
         let scheduler = TestScheduler()
         let input = try scheduler.hot("ab#", error: TimingTestError.boom)
         expectMarbles(
-            input.throttle(for: scheduler.frames(4), scheduler: scheduler, latest: true), "a-#", error: .boom,
+            input.throttle(for: scheduler.frames(4), scheduler: scheduler, latest: true), "a---(b#)", error: .boom,
             on: scheduler)
     }
 }

@@ -69,46 +69,59 @@ import Testing
         #expect(scheduler.pendingCount == 0)
     }
 
-    @Test func finishFlushesTheCollapsedValueWithoutWaitingForTheWindow() {
+    @Test func finishWhileAValueIsScheduledDeliversItAtItsTimeThenFinishes() {
         let (scheduler, input, recorder) = makeThrottle(latest: true)
         send([(0, 1), (30, 2), (40, 3)], to: input, on: scheduler)
         scheduler.advance(to: .ms(50))
         input.send(completion: .finished)
-        scheduler.advance()
+        scheduler.advance(to: .ms(500))
         #expect(
             recorder.events == [
-                .value(1, at: .zero), .value(3, at: .milliseconds(50)), .finished(at: .milliseconds(50)),
+                .value(1, at: .zero), .value(3, at: .milliseconds(100)), .finished(at: .milliseconds(100)),
             ])
         #expect(scheduler.pendingCount == 0)
     }
 
-    @Test func finishRightAfterTheFirstValuePublishesItFirst() {
-        let (scheduler, input, recorder) = makeThrottle(latest: false)
-        input.send(1)
-        input.send(2)
-        input.send(completion: .finished)
-        scheduler.advance()
-        #expect(recorder.events == [.value(1, at: .zero), .value(2, at: .zero), .finished(at: .zero)])
-    }
-
-    @Test func failureDropsTheCollapsedValueAndFailsAtOnce() {
+    @Test func failureWhileAValueIsScheduledStillDeliversTheValueFirst() {
         let (scheduler, input, recorder) = makeThrottle(latest: true)
         send([(0, 1), (30, 2)], to: input, on: scheduler)
         scheduler.advance(to: .ms(50))
         input.send(completion: .failure(.boom))
         scheduler.advance(to: .ms(500))
-        #expect(recorder.events == [.value(1, at: .zero), .failure(.boom, at: .milliseconds(50))])
+        #expect(
+            recorder.events == [
+                .value(1, at: .zero), .value(2, at: .milliseconds(100)), .failure(.boom, at: .milliseconds(100)),
+            ])
     }
 
-    @Test func failureStillPublishesAValueAlreadyDueAtOnce() {
+    @Test func valuesInTheSameInstantPublishOnceTheFirstWhenNotLatest() {
+        let (scheduler, input, recorder) = makeThrottle(latest: false)
+        input.send(1)
+        input.send(2)
+        input.send(completion: .finished)
+        scheduler.advance(to: .ms(500))
+        #expect(recorder.events == [.value(1, at: .zero), .finished(at: .zero)])
+    }
+
+    @Test func valuesInTheSameInstantPublishOnceTheNewestWhenLatest() {
         let (scheduler, input, recorder) = makeThrottle(latest: true)
         input.send(1)
-        input.send(completion: .failure(.boom))
-        scheduler.advance()
-        #expect(recorder.events == [.value(1, at: .zero), .failure(.boom, at: .zero)])
+        input.send(2)
+        input.send(3)
+        scheduler.advance(to: .ms(500))
+        #expect(recorder.events == [.value(3, at: .zero)])
     }
 
-    @Test func cancelStopsEveryTimerAndReleasesTheSubscriber() {
+    @Test func failureWithNothingScheduledFailsAtOnce() {
+        let (scheduler, input, recorder) = makeThrottle(latest: true)
+        input.send(1)
+        scheduler.advance(to: .ms(20))
+        input.send(completion: .failure(.boom))
+        scheduler.advance()
+        #expect(recorder.events == [.value(1, at: .zero), .failure(.boom, at: .milliseconds(20))])
+    }
+
+    @Test func cancelStopsTheScheduledPublicationAndReleasesTheSubscriber() {
         let scheduler = TestScheduler()
         let input = PassthroughSubject<Int, Never>()
         weak var weakRecorder: TestRecorder<Int, Never>?
@@ -118,7 +131,7 @@ import Testing
             weakRecorder = recorder
             input.send(1)
             input.send(2)
-            #expect(scheduler.pendingCount == 2)
+            #expect(scheduler.pendingCount == 1)
             recorder.cancel()
             recorder.cancel()
             #expect(scheduler.pendingCount == 0)
@@ -129,15 +142,39 @@ import Testing
         #expect(weakRecorder == nil)
     }
 
-    @Test func aValueDroppedForLackOfDemandStillRestartsTheWindow() {
+    @Test func aValueArrivingWithoutDemandIsDroppedWhenItArrives() {
         let (scheduler, input, recorder) = makeThrottle(latest: true, demand: .max(1))
-        // 2 is due at 100 without demand: dropped, but [100, 200] opens, so 3 waits until 200.
+        // 1 takes the only demand. 2 arrives without demand: dropped then, not scheduled. Demand comes
+        // back at 120, so 3 (at 150, more than an interval after 1) is published at once.
         send([(0, 1), (30, 2)], to: input, on: scheduler)
         scheduler.advance(to: .ms(120))
         recorder.request(.max(1))
         send([(150, 3)], to: input, on: scheduler)
         scheduler.advance(to: .ms(1000))
-        #expect(recorder.events == [.value(1, at: .zero), .value(3, at: .milliseconds(200))])
+        #expect(recorder.events == [.value(1, at: .zero), .value(3, at: .milliseconds(150))])
+    }
+
+    @Test func aValueWithoutDemandDoesNotReplaceTheScheduledOne() {
+        let (scheduler, input, recorder) = makeThrottle(latest: true, demand: .max(1))
+        // 1 is scheduled at 0 with the one demand (reserved then); 2, in the same instant, finds no demand
+        // left and is dropped on arrival (Combine checks demand before it replaces a scheduled value).
+        input.send(1)
+        input.send(2)
+        scheduler.advance(to: .ms(10))
+        input.send(3)
+        scheduler.advance(to: .ms(500))
+        #expect(recorder.events == [.value(1, at: .zero)])
+    }
+
+    @Test func cancelFromInsideTheValueStopsTheCompletionThatFollowsIt() {
+        let scheduler = TestScheduler()
+        let input = PassthroughSubject<Int, Never>()
+        let subscriber = HandWrittenSubscriber<Int, Never>(initial: .unlimited, cancelOnValue: 1)
+        input.throttle(for: .milliseconds(100), scheduler: scheduler, latest: true).subscribe(subscriber)
+        input.send(1)
+        input.send(completion: .finished)
+        scheduler.advance(to: .ms(500))
+        #expect(subscriber.events == [.subscription, .value(1)])
     }
 
     @Test func upstreamIsAskedForUnlimitedAndCancelledOnCancel() {
@@ -152,33 +189,22 @@ import Testing
 }
 
 @Suite struct ThrottleStateMachineTests {
-    @Test func aStaleWindowTimerNeverActs() {
-        var machine = ThrottleStateMachine<Int, Never>(latest: true)
+    @Test func aStalePublicationNeverActs() {
+        var machine = ThrottleStateMachine<Int, Never>(latest: true, interval: .milliseconds(100))
         machine.requested(.unlimited)
-        guard case .publishNowAndOpenWindow(let window) = machine.received(1) else {
-            Issue.record("the first value did not open a window")
+        guard case .schedule(let first, let deadline) = machine.received(1, now: .zero) else {
+            Issue.record("the first value was not scheduled")
             return
         }
-        guard case .deliver(1) = machine.readyDue() else {
-            Issue.record("the first value was not published")
+        #expect(deadline == .zero)
+        #expect(machine.publicationDue(generation: first, at: .zero)?.value == 1)
+        #expect(machine.publicationDue(generation: first, at: .zero) == nil)
+        guard case .schedule(let second, let next) = machine.received(2, now: .ms(10)) else {
+            Issue.record("the second value was not scheduled")
             return
         }
-        _ = machine.received(2)
-        let (next, action) = machine.windowEnded(window: window)
-        guard case .openWindow(let second) = next, case .deliver(2) = action else {
-            Issue.record("the window did not publish its value and reopen")
-            return
-        }
-        let (staleNext, staleAction) = machine.windowEnded(window: window)
-        guard case .none = staleNext, case .none = staleAction else {
-            Issue.record("a stale window acted")
-            return
-        }
-        let (lastNext, _) = machine.windowEnded(window: second)
-        guard case .none = lastNext else {
-            Issue.record("an empty window reopened")
-            return
-        }
-        #expect(!machine.isWindowOpen)
+        #expect(next == .ms(100))
+        #expect(machine.cancelled() == nil)
+        #expect(machine.publicationDue(generation: second, at: .ms(100)) == nil)
     }
 }

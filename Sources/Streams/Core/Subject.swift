@@ -18,7 +18,8 @@ public protocol Subject<Output, Failure>: AnyObject, Publisher {
     /// Sends the completion to every subscriber; later sends are ignored.
     func send(completion: Subscribers.Completion<Failure>)
     /// Receives the subscription when the subject subscribes to a publisher (`publisher.subscribe(subject)`);
-    /// the subject requests unlimited values from it.
+    /// the subject requests unlimited values from it: a `PassthroughSubject` once one of its subscribers has
+    /// requested a value (at once if one already has), a `CurrentValueSubject` at once (as in Combine).
     func send(subscription: any Subscription)
 }
 

@@ -1,8 +1,9 @@
 extension Publisher {
     /// Collects every value and publishes them as one array when upstream finishes.
     ///
-    /// - Demand: requests `.unlimited` from upstream; the array is published once the downstream has
-    ///   requested at least one value (held until then), followed at once by `.finished`. An empty
+    /// - Demand: requests `.unlimited` from upstream when subscribed (as Combine does); the array is
+    ///   published once the downstream has requested at least one value (held until then), followed at
+    ///   once by `.finished` (unless the subscriber cancelled while receiving the array). An empty
     ///   upstream publishes `[]`.
     /// - Failure: forwarded at once; the collected values are dropped.
     /// - Memory: unbounded; use ``collect(_:)`` for a bounded buffer.
@@ -50,8 +51,12 @@ extension Publishers {
         /// Attaches `subscriber`.
         @inlinable
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            let inner = ReduceInner<Upstream.Output, S>(
-                downstream: subscriber, initial: [], name: "Collect", accumulate: { $0.append($1) })
+            let inner = ReducingInner<Upstream.Output, S>(
+                downstream: subscriber, initial: [], name: "Collect",
+                step: { result, value in
+                    result?.append(value)  // in place: the result is taken out of the operator while this runs
+                    return .next
+                })
             upstream.receive(subscriber: inner)
         }
     }

@@ -6,8 +6,11 @@ extension Publisher {
     /// - Demand: passes straight through — downstream requests go upstream synchronously, and the
     ///   demand the downstream returns on each delayed value is requested from upstream then.
     /// - Threading: events are delivered on `scheduler` (use a serial one); the subscription is passed
-    ///   downstream synchronously. One timer is armed at a time, for the earliest waiting event.
-    /// - Cancellation: cancels the upstream and the timer; an event already waiting is never delivered.
+    ///   downstream synchronously. Each event is scheduled when it arrives (as in Combine), so among the
+    ///   actions due at one instant a delayed event runs in the order it was scheduled: a `debounce` or
+    ///   `throttle` timer scheduled after it runs after it, one scheduled before it runs before it.
+    /// - Cancellation: cancels the upstream and every scheduled delivery; an event already waiting is never
+    ///   delivered.
     ///
     /// ```swift
     /// let c = subject.delay(for: .seconds(1), scheduler: scheduler).sink { print($0) }
@@ -49,6 +52,9 @@ extension Publishers {
     }
 }
 
+/// `delay`'s subscriber and subscription. Events wait in `queue`, in arrival order; each has its own scheduled
+/// action, which delivers every waiting event up to and including its own (so a late or out-of-order action
+/// never reorders events), one delivery at a time.
 @usableFromInline
 final class DelayInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     @unchecked Sendable
@@ -58,24 +64,36 @@ final class DelayInner<Downstream: Subscriber>: Subscriber, Subscription, Custom
     @usableFromInline
     typealias Failure = Downstream.Failure
 
+    /// Guards every `var` below (`@exclusivity(unchecked)`: every access is under it).
     @usableFromInline
     let lock = Lock()
     @usableFromInline
     @exclusivity(unchecked)
     var downstream: Downstream?
+    /// The events not yet delivered, oldest first.
     @usableFromInline
     @exclusivity(unchecked)
     var queue = TimingEventQueue<Input, Failure>()
-    /// Whether a timer is armed (or its action is delivering); only then may events wait unarmed.
+    /// Events received so far: the sequence number of the newest one (the first is 1).
     @usableFromInline
     @exclusivity(unchecked)
-    var isArmed = false
+    var received: UInt64 = 0
+    /// Events delivered (or dropped on cancel) so far: the sequence number of the last one.
     @usableFromInline
     @exclusivity(unchecked)
-    var generation: UInt64 = 0
+    var delivered: UInt64 = 0
+    /// The newest event whose action has run: every event up to it may be delivered.
     @usableFromInline
     @exclusivity(unchecked)
-    var timer: (any Cancellable)?
+    var due: UInt64 = 0
+    /// A thread is delivering: another action that becomes due only raises `due`.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var isDelivering = false
+    /// The scheduled actions not yet run, by sequence number, to cancel on cancel.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var timers: [UInt64: any Cancellable] = [:]
     @usableFromInline
     let link = UpstreamLink()
     @usableFromInline
@@ -119,59 +137,48 @@ final class DelayInner<Downstream: Subscriber>: Subscriber, Subscription, Custom
     @inlinable
     func cancel() {
         link.cancel()
-        let (timer, released) = lock.withLock { () -> ((any Cancellable)?, (Downstream?, [Any])) in
+        let (timers, released) = lock.withLock { () -> ([any Cancellable], (Downstream?, [Any])) in
             defer {
                 downstream = nil
-                self.timer = nil
-                isArmed = false
-                generation &+= 1
+                self.timers = [:]
+                delivered = received
             }
-            return (self.timer, (downstream, queue.removeAll()))
+            return (Array(self.timers.values), (downstream, queue.removeAll()))
         }
-        timer?.cancel()
+        for timer in timers { timer.cancel() }
         _ = released  // destroyed here, outside the lock
     }
 
     @inlinable
     func enqueue(_ event: TimingEventQueue<Input, Failure>.Event) {
-        let due = scheduler.now + interval
-        let generation = lock.withLock { () -> UInt64? in
+        let deadline = scheduler.now + interval
+        let sequence = lock.withLock { () -> UInt64? in
             guard downstream != nil else { return nil }
-            queue.append(event, due: due)
-            guard !isArmed else { return nil }
-            isArmed = true
-            self.generation &+= 1
-            return self.generation
+            queue.append(event, due: deadline)
+            received &+= 1
+            return received
         }
-        if let generation { arm(generation, at: due) }
-    }
-
-    @inlinable
-    func arm(_ generation: UInt64, at deadline: SchedulerInstant) {
+        guard let sequence else { return }
         let handle = scheduler.schedule(
-            after: deadline,
-            TimingCallback { [weak self] in self?.timerFired(generation: generation, deadline: deadline) })
+            after: deadline, TimingCallback { [weak self] in self?.actionRan(sequence: sequence) })
         let stale = lock.withLock { () -> (any Cancellable)? in
-            guard isArmed, generation == self.generation else { return handle }
-            timer = handle
+            guard downstream != nil, sequence > delivered, sequence > due else { return handle }
+            timers[sequence] = handle
             return nil
         }
         stale?.cancel()
     }
 
-    /// Delivers every event due by now, in order, then arms the timer for the next one.
-    ///
-    /// A timer that fires has reached its `deadline`, even if the scheduler's clock says otherwise
-    /// (`ImmediateScheduler` runs at once with a clock that never moves; a real queue may fire a
-    /// little early): without this, such a timer would find nothing due and re-arm forever.
+    /// The action of event `sequence` ran: delivers every waiting event up to it, in order.
     @inlinable
-    func timerFired(generation: UInt64, deadline: SchedulerInstant) {
-        let now = max(scheduler.now, deadline)
+    func actionRan(sequence: UInt64) {
         lock.lock()
-        guard isArmed, generation == self.generation else { return lock.unlock() }
-        timer = nil
-        while true {
-            guard let downstream, let event = queue.popFirst(dueBy: now) else { break }
+        timers[sequence] = nil
+        if sequence > due { due = sequence }
+        guard !isDelivering else { return lock.unlock() }
+        isDelivering = true
+        while delivered < due, let downstream, let event = queue.popFirst() {
+            delivered &+= 1
             lock.unlock()
             switch event {
             case .value(let value):
@@ -183,13 +190,7 @@ final class DelayInner<Downstream: Subscriber>: Subscriber, Subscription, Custom
             }
             lock.lock()
         }
-        guard downstream != nil, let next = queue.firstDue else {
-            isArmed = false
-            return lock.unlock()
-        }
-        self.generation &+= 1
-        let nextGeneration = self.generation
+        isDelivering = false
         lock.unlock()
-        arm(nextGeneration, at: next)
     }
 }

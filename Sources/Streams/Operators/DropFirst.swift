@@ -1,8 +1,10 @@
 extension Publisher {
     /// Skips the first `count` values, then republishes the rest.
     ///
-    /// - Demand: each skipped value gives its demand back upstream (asks for one more), so the
-    ///   downstream still receives as many values as it requested.
+    /// - Demand: as Combine: the subscriber gets its subscription first; when the upstream subscription
+    ///   arrives, `count` (the values to skip) plus whatever the subscriber has requested by then is asked
+    ///   for in one request, so the skipped values are pulled even before the subscriber asks for any.
+    ///   Later requests pass straight through.
     /// - Precondition: `count >= 0`.
     ///
     /// ```swift
@@ -39,7 +41,9 @@ extension Publishers {
         /// Attaches `subscriber`.
         @inlinable
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: DropInner(downstream: subscriber, count: count))
+            let inner = DropInner(downstream: subscriber, count: count)
+            inner.start()
+            upstream.receive(subscriber: inner)
         }
     }
 }
@@ -73,13 +77,22 @@ final class DropInner<Downstream: Subscriber>: Subscriber, Subscription, CustomS
     @usableFromInline
     var description: String { "Drop" }
 
+    /// Before the upstream is subscribed: asks for the skipped values (kept by the link until the upstream
+    /// subscription arrives, with what the subscriber requests meanwhile) and hands the subscriber its
+    /// subscription.
     @inlinable
-    func receive(subscription: any Subscription) {
-        guard link.attach(subscription) else { return }
+    func start() {
         lock.lock()
         let downstream = self.downstream
+        let skipped = remaining
         lock.unlock()
+        if skipped > 0 { link.request(.max(skipped)) }
         downstream?.receive(subscription: self)
+    }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        _ = link.attach(subscription)  // forwards the skipped values plus the subscriber's demand so far
     }
 
     @inlinable
@@ -90,9 +103,9 @@ final class DropInner<Downstream: Subscriber>: Subscriber, Subscription, CustomS
             return .none
         }
         if remaining > 0 {
-            remaining -= 1
+            remaining -= 1  // requested up front in `start`
             lock.unlock()
-            return .max(1)
+            return .none
         }
         lock.unlock()
         return downstream.receive(input)

@@ -10,8 +10,10 @@ extension Publisher {
     ///   fresh upstream subscription).
     /// - Values: a subscriber sees only the values published after it attached; subscribers are served
     ///   in subscription order.
-    /// - Demand: `share` requests `.unlimited` from upstream; a value is delivered to each subscriber
-    ///   that has demand for it and dropped for the others (as a `PassthroughSubject` does).
+    /// - Demand: `share` requests `.unlimited` from upstream once some subscriber has requested a value
+    ///   (nothing before: a synchronous upstream is not run dry while nobody can take its values); a value
+    ///   is delivered to each subscriber that has demand for it and dropped for the others (as a
+    ///   `PassthroughSubject` does).
     /// - Completion: forwarded to every subscriber; a subscriber that attaches after the upstream
     ///   completed receives the completion at once (no reconnection).
     /// - Threading: each subscriber receives events serially, on the upstream's thread.
@@ -169,7 +171,9 @@ final class ShareConnection<Output, Failure: Error>: Subscriber, @unchecked Send
         }
         upstreamSubscription = subscription
         lock.unlock()
-        subscription.request(.unlimited)
+        // The core asks for `.unlimited` once a subscriber has requested a value (at once for
+        // `share(replay:)`), as Combine's `share()` (a `PassthroughSubject` inside) does.
+        core.send(subscription: subscription)
     }
 
     @inlinable
@@ -197,5 +201,6 @@ final class ShareConnection<Output, Failure: Error>: Subscriber, @unchecked Send
         upstreamSubscription = nil
         lock.unlock()
         subscription?.cancel()
+        core.releaseUpstreams()
     }
 }

@@ -1,27 +1,23 @@
 extension Publisher {
-    /// Publishes at most one value per `interval`: the first value at once, then one value per window.
+    /// Publishes at most one value per `interval`: a value at once when the last one published is at
+    /// least `interval` old, otherwise one value when the interval since the last one is over.
     ///
-    /// The rules, in order:
-    /// 1. When no window is open, a value is published at once (at the instant it arrives) and a window
-    ///    of `interval` opens at that instant.
-    /// 2. Values arriving while a window is open are collapsed into one: the newest if `latest` is
-    ///    `true`, otherwise the first of the window.
-    /// 3. When a window ends holding a collapsed value, that value is published at the window's end and
-    ///    a new window opens there. When it ends holding nothing, no window is open: rule 1 applies to
-    ///    the next value.
-    /// 4. `.finished` publishes the value still to be published at once (rule 1), then the collapsed
-    ///    value (the window is not waited for), then finishes — all at the instant `.finished` arrived.
-    ///    A failure drops the collapsed value (a value already due under rule 1 is still published) and
-    ///    fails at that instant.
-    /// - Demand: upstream is asked for `.unlimited`. A value whose time comes while the downstream has
-    ///   no demand is dropped; for the timing it still counts as published (rule 3 opens a new window).
-    /// - Threading: everything is delivered on `scheduler`; "at once" means by an action scheduled for
-    ///   that instant — on a `TestScheduler` it runs at the next `advance`, stamped with that instant.
-    ///   Use a serial scheduler. The subscription is passed downstream synchronously.
-    /// - Cancellation: cancels the upstream and every timer; nothing is delivered afterwards.
-    ///
-    /// Combine leaves several of these points unspecified (notably the completion flush); here they are
-    /// the contract.
+    /// The rules (Combine's; checked against OpenCombine's throttle tests):
+    /// 1. A value that arrives while nothing is scheduled is scheduled for publication at the later of
+    ///    now and the last publication plus `interval` ("now" means an action scheduled for this
+    ///    instant: on a `TestScheduler` it runs at the next `advance`, stamped with this instant).
+    /// 2. A value that arrives while one is scheduled replaces it if `latest` is `true`, and is dropped
+    ///    otherwise. So several values in the same instant publish once: the newest, or the first.
+    /// 3. A completion while a value is scheduled is delivered right after that value, at its time (the
+    ///    value is never lost, whether the completion is `.finished` or a failure); with nothing scheduled
+    ///    it is delivered at once.
+    /// - Demand: upstream is asked for `.unlimited`. A value is taken only if the downstream has demand
+    ///   when it arrives (one demand is reserved for it then); a value arriving without demand is dropped.
+    /// - Threading: everything is delivered on `scheduler`. Use a serial scheduler. The subscription is
+    ///   passed downstream synchronously, *before* the upstream is asked for values (a deliberate
+    ///   difference: Combine asks first, so a synchronous upstream's values arrive while the subscriber
+    ///   has had no chance to request and are all dropped).
+    /// - Cancellation: cancels the upstream and the scheduled publication; nothing is delivered afterwards.
     ///
     /// ```swift
     /// let c = scrollOffsets.throttle(for: .milliseconds(100), scheduler: scheduler, latest: true)
@@ -72,131 +68,139 @@ extension Publishers {
 
 /// The decisions of one throttle subscription, free of locks, threads and schedulers.
 ///
-/// Two slots hold values: `ready` (published at once, rule 1) and `collapsed` (published at the
-/// window's end, rules 2–3). Event methods return what the caller must do after releasing its lock.
-/// Window timers carry a generation, so a stale one can never publish.
+/// At most one publication is scheduled at a time: `scheduled` is the value it will publish (replaced by a
+/// newer value when `latest`), `completion` the completion that follows it. Event methods return what the
+/// caller must do after releasing its lock. Each scheduled publication carries a generation, so a stale
+/// one (after a cancel) never publishes.
 @usableFromInline
 package struct ThrottleStateMachine<Output, Failure: Error> {
-    /// Where the subscription is in its life.
-    @usableFromInline
-    package enum Phase {
-        /// Receiving values.
-        case running
-        /// Upstream completed; the flush and the completion are scheduled.
-        case completing(Subscribers.Completion<Failure>)
-        /// Completed or cancelled.
-        case terminated
-    }
-
-    /// What to do after a value arrived or a window ended.
+    /// What to schedule after an event.
     @usableFromInline
     package enum ScheduleAction {
         /// Nothing.
         case none
-        /// Schedule ``readyDue()`` now and a window end for `window` after `interval`.
-        case publishNowAndOpenWindow(window: UInt64)
-        /// Schedule the end of window `window` after `interval` (from now).
-        case openWindow(window: UInt64)
+        /// Schedule ``publicationDue(generation:at:)`` for `generation` at `deadline`.
+        case schedule(generation: UInt64, at: SchedulerInstant)
     }
 
-    /// What to deliver.
+    /// What a due publication delivers.
     @usableFromInline
-    package enum EmitAction {
-        /// Nothing.
-        case none
-        /// Deliver this value, then report the extra demand with ``delivered(additional:)``.
-        case deliver(Output)
-        /// Deliver this completion; the subscription is over.
-        case complete(Subscribers.Completion<Failure>)
+    package struct Publication {
+        /// The value, if any; then report the extra demand with ``delivered(additional:)``.
+        @usableFromInline
+        package var value: Output?
+        /// The completion that follows it, if any: the subscription is then over.
+        @usableFromInline
+        package var completion: Subscribers.Completion<Failure>?
+
+        @inlinable
+        init(value: Output?, completion: Subscribers.Completion<Failure>?) {
+            self.value = value
+            self.completion = completion
+        }
     }
 
-    /// Whether a window publishes its newest value.
+    /// Whether a newer value replaces the scheduled one.
     @usableFromInline
     package let latest: Bool
-    /// The current phase.
+    /// The length of the interval between publications.
     @usableFromInline
-    package internal(set) var phase = Phase.running
-    /// The value to publish at once (rule 1), until its action runs.
+    package let interval: Duration
+    /// The value the scheduled publication will deliver.
     @usableFromInline
-    package internal(set) var ready: Output?
-    /// The value collapsed from the current window (rule 2).
+    package internal(set) var scheduled: Output?
+    /// The completion the scheduled publication will deliver after `scheduled`.
     @usableFromInline
-    package internal(set) var collapsed: Output?
-    /// Whether a window is open.
+    package internal(set) var completion: Subscribers.Completion<Failure>?
+    /// Whether a publication is scheduled.
     @usableFromInline
-    package internal(set) var isWindowOpen = false
-    /// The generation of the current window; only its timer may act.
+    package internal(set) var isScheduled = false
+    /// Upstream completed: values are ignored.
     @usableFromInline
-    package internal(set) var window: UInt64 = 0
-    /// What the downstream may still receive.
+    package internal(set) var isCompleting = false
+    /// Completed or cancelled.
+    @usableFromInline
+    package internal(set) var isTerminated = false
+    /// The downstream cancelled.
+    @usableFromInline
+    package internal(set) var isCancelled = false
+    /// When the last value was published.
+    @usableFromInline
+    package internal(set) var lastPublication: SchedulerInstant?
+    /// The generation of the scheduled publication; only its action may act.
+    @usableFromInline
+    package internal(set) var generation: UInt64 = 0
+    /// What the downstream may still receive, less the demand reserved for `scheduled`.
     @usableFromInline
     package internal(set) var demand = Subscribers.Demand.none
+    /// The handle of the scheduled publication.
     @usableFromInline
-    var windowTimer: (any Cancellable)?
-    @usableFromInline
-    var readyAction: (any Cancellable)?
+    var timer: (any Cancellable)?
 
-    /// A state machine with no window open.
+    /// A state machine with nothing scheduled.
     @inlinable
-    package init(latest: Bool) { self.latest = latest }
+    package init(latest: Bool, interval: Duration) {
+        self.latest = latest
+        self.interval = interval
+    }
 
-    /// A value arrived (rules 1 and 2).
+    /// A value arrived at `now` (rules 1 and 2).
     @inlinable
-    package mutating func received(_ value: Output) -> ScheduleAction {
-        guard case .running = phase else { return .none }
-        if isWindowOpen {
-            if latest || collapsed == nil { collapsed = value }
+    package mutating func received(_ value: Output, now: SchedulerInstant) -> ScheduleAction {
+        guard !isTerminated, !isCompleting, demand > .none else { return .none }
+        if isScheduled {
+            if latest { scheduled = value }
             return .none
         }
-        isWindowOpen = true
-        ready = value
-        window &+= 1
-        return .publishNowAndOpenWindow(window: window)
+        demand -= 1
+        scheduled = value
+        return schedule(at: lastPublication.map { max(now, $0 + interval) } ?? now)
     }
 
-    /// Keeps the handle of the action that will publish `ready`; returns it when already stale.
+    /// Upstream completed at `now` (rule 3).
     @inlinable
-    package mutating func readyScheduled(_ handle: any Cancellable) -> (any Cancellable)? {
-        guard case .running = phase, ready != nil else { return handle }
-        readyAction = handle
+    package mutating func completed(_ completion: Subscribers.Completion<Failure>, now: SchedulerInstant)
+        -> ScheduleAction
+    {
+        guard !isTerminated, !isCompleting else { return .none }
+        isCompleting = true
+        self.completion = completion
+        return isScheduled ? .none : schedule(at: now)
+    }
+
+    @inlinable
+    mutating func schedule(at deadline: SchedulerInstant) -> ScheduleAction {
+        isScheduled = true
+        generation &+= 1
+        return .schedule(generation: generation, at: deadline)
+    }
+
+    /// Keeps the handle of the publication `generation`; returns it when already stale.
+    @inlinable
+    package mutating func publicationScheduled(_ handle: any Cancellable, generation: UInt64) -> (any Cancellable)? {
+        guard !isTerminated, isScheduled, generation == self.generation else { return handle }
+        timer = handle
         return nil
     }
 
-    /// Keeps the handle of the timer ending `window`; returns it when already stale.
+    /// The publication `generation` is due at `now`: what to deliver (`nil` if stale).
     @inlinable
-    package mutating func windowScheduled(_ handle: any Cancellable, window: UInt64) -> (any Cancellable)? {
-        guard case .running = phase, isWindowOpen, window == self.window else { return handle }
-        windowTimer = handle
-        return nil
-    }
-
-    /// The action publishing `ready` runs (rule 1).
-    @inlinable
-    package mutating func readyDue() -> EmitAction {
-        guard case .running = phase, let value = ready else { return .none }
-        ready = nil
-        readyAction = nil
-        return take(value)
-    }
-
-    /// Window `window` ends (rule 3): returns whether to open a new one and what to deliver.
-    @inlinable
-    package mutating func windowEnded(window: UInt64) -> (ScheduleAction, EmitAction) {
-        guard case .running = phase, isWindowOpen, window == self.window else { return (.none, .none) }
-        windowTimer = nil
-        guard let value = collapsed else {
-            isWindowOpen = false
-            return (.none, .none)
-        }
-        collapsed = nil
-        self.window &+= 1
-        return (.openWindow(window: self.window), take(value))
+    package mutating func publicationDue(generation: UInt64, at now: SchedulerInstant) -> Publication? {
+        guard !isTerminated, isScheduled, generation == self.generation else { return nil }
+        isScheduled = false
+        timer = nil
+        let publication = Publication(value: scheduled, completion: completion)
+        if publication.value != nil { lastPublication = now }
+        scheduled = nil
+        completion = nil
+        if publication.completion != nil { isTerminated = true }
+        return publication
     }
 
     /// The downstream asked for more values.
     @inlinable
     package mutating func requested(_ more: Subscribers.Demand) {
-        if case .terminated = phase { return }
+        if isTerminated { return }
         demand += more
     }
 
@@ -206,66 +210,16 @@ package struct ThrottleStateMachine<Output, Failure: Error> {
         requested(additional)
     }
 
-    /// Upstream completed (rule 4): returns the timers to cancel, or `nil` if already over; the caller
-    /// then schedules ``completionDue()`` now.
+    /// The downstream cancelled: returns the timer to cancel.
     @inlinable
-    package mutating func completed(_ completion: Subscribers.Completion<Failure>) -> [any Cancellable]? {
-        guard case .running = phase else { return nil }
-        if case .failure = completion { collapsed = nil }
-        phase = .completing(completion)
-        isWindowOpen = false
-        window &+= 1
-        return takeTimers()
-    }
-
-    /// Keeps the handle of the scheduled completion; returns it when already stale.
-    @inlinable
-    package mutating func completionScheduled(_ handle: any Cancellable) -> (any Cancellable)? {
-        guard case .completing = phase else { return handle }
-        readyAction = handle
-        return nil
-    }
-
-    /// The scheduled completion runs: `ready`, then `collapsed`, then the completion. Call again after
-    /// delivering a value.
-    @inlinable
-    package mutating func completionDue() -> EmitAction {
-        guard case .completing(let completion) = phase else { return .none }
-        while let value = ready ?? collapsed {
-            if ready != nil { ready = nil } else { collapsed = nil }
-            let action = take(value)
-            if case .deliver = action { return action }
-        }
-        phase = .terminated
-        readyAction = nil
-        return .complete(completion)
-    }
-
-    /// The downstream cancelled: returns the timers to cancel.
-    @inlinable
-    package mutating func cancelled() -> [any Cancellable] {
-        phase = .terminated
-        ready = nil
-        collapsed = nil
-        isWindowOpen = false
-        return takeTimers()
-    }
-
-    @inlinable
-    mutating func takeTimers() -> [any Cancellable] {
-        defer {
-            windowTimer = nil
-            readyAction = nil
-        }
-        return [windowTimer, readyAction].compactMap { $0 }
-    }
-
-    /// Spends one demand on `value`, or drops it when there is none.
-    @inlinable
-    mutating func take(_ value: Output) -> EmitAction {
-        guard demand > .none else { return .none }
-        demand -= 1
-        return .deliver(value)
+    package mutating func cancelled() -> (any Cancellable)? {
+        isTerminated = true
+        isCancelled = true
+        isScheduled = false
+        scheduled = nil
+        completion = nil
+        defer { timer = nil }
+        return timer
     }
 }
 
@@ -280,6 +234,7 @@ final class ThrottleInner<Downstream: Subscriber>: Subscriber, Subscription, Cus
     @usableFromInline
     typealias Machine = ThrottleStateMachine<Input, Failure>
 
+    /// Guards `machine` and `downstream` (`@exclusivity(unchecked)`: every access is under it).
     @usableFromInline
     let lock = Lock()
     @usableFromInline
@@ -291,16 +246,13 @@ final class ThrottleInner<Downstream: Subscriber>: Subscriber, Subscription, Cus
     @usableFromInline
     let link = UpstreamLink()
     @usableFromInline
-    let interval: Duration
-    @usableFromInline
     let scheduler: any Scheduler
 
     @inlinable
     init(downstream: Downstream, interval: Duration, scheduler: any Scheduler, latest: Bool) {
         self.downstream = downstream
-        self.interval = interval
         self.scheduler = scheduler
-        machine = Machine(latest: latest)
+        machine = Machine(latest: latest, interval: interval)
     }
 
     @usableFromInline
@@ -315,22 +267,16 @@ final class ThrottleInner<Downstream: Subscriber>: Subscriber, Subscription, Cus
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        let action = lock.withLock { machine.received(input) }
-        guard case .publishNowAndOpenWindow(let window) = action else { return .none }
-        let start = scheduler.now
-        let handle = scheduler.schedule(after: start, TimingCallback { [weak self] in self?.readyDue() })
-        lock.withLock { machine.readyScheduled(handle) }?.cancel()
-        openWindow(window, at: start)
+        let now = scheduler.now
+        perform(lock.withLock { machine.received(input, now: now) })
         return .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         guard link.finish() else { return }
-        guard let timers = lock.withLock({ machine.completed(completion) }) else { return }
-        for timer in timers { timer.cancel() }
-        let handle = scheduler.schedule(after: scheduler.now, TimingCallback { [weak self] in self?.completionDue() })
-        lock.withLock { machine.completionScheduled(handle) }?.cancel()
+        let now = scheduler.now
+        perform(lock.withLock { machine.completed(completion, now: now) })
     }
 
     @inlinable
@@ -341,67 +287,37 @@ final class ThrottleInner<Downstream: Subscriber>: Subscriber, Subscription, Cus
     @inlinable
     func cancel() {
         link.cancel()
-        let (timers, released) = lock.withLock { () -> ([any Cancellable], Downstream?) in
+        let (timer, released) = lock.withLock { () -> ((any Cancellable)?, Downstream?) in
             defer { downstream = nil }
             return (machine.cancelled(), downstream)
         }
-        for timer in timers { timer.cancel() }
+        timer?.cancel()
         _ = released  // destroyed here, outside the lock
     }
 
-    /// Schedules the end of `window`, `interval` after `start`.
     @inlinable
-    func openWindow(_ window: UInt64, at start: SchedulerInstant) {
-        let end = start + interval
+    func perform(_ action: Machine.ScheduleAction) {
+        guard case .schedule(let generation, let deadline) = action else { return }
         let handle = scheduler.schedule(
-            after: end, TimingCallback { [weak self] in self?.windowEnded(window: window, at: end) })
-        lock.withLock { machine.windowScheduled(handle, window: window) }?.cancel()
+            after: deadline, TimingCallback { [weak self] in self?.publicationDue(generation: generation) })
+        lock.withLock { machine.publicationScheduled(handle, generation: generation) }?.cancel()
     }
 
     @inlinable
-    func readyDue() {
+    func publicationDue(generation: UInt64) {
+        let now = scheduler.now
         lock.lock()
-        let action = machine.readyDue()
-        let downstream = self.downstream
-        lock.unlock()
-        deliver(action, to: downstream)
-    }
-
-    /// Window `window`, due at `end`, ends; a following window starts at `end` (no drift).
-    @inlinable
-    func windowEnded(window: UInt64, at end: SchedulerInstant) {
-        lock.lock()
-        let (next, action) = machine.windowEnded(window: window)
-        let downstream = self.downstream
-        lock.unlock()
-        if case .openWindow(let newWindow) = next { openWindow(newWindow, at: end) }
-        deliver(action, to: downstream)
-    }
-
-    @inlinable
-    func completionDue() {
-        while true {
-            lock.lock()
-            let action = machine.completionDue()
-            let downstream = self.downstream
-            if case .complete = action { self.downstream = nil }
-            lock.unlock()
-            guard case .deliver = action else { return deliver(action, to: downstream) }
-            deliver(action, to: downstream)
+        guard let publication = machine.publicationDue(generation: generation, at: now), let downstream else {
+            return lock.unlock()
         }
-    }
-
-    @inlinable
-    func deliver(_ action: Machine.EmitAction, to downstream: Downstream?) {
-        guard let downstream else { return }
-        switch action {
-        case .none:
-            break
-        case .deliver(let value):
+        if publication.completion != nil { self.downstream = nil }
+        lock.unlock()
+        if let value = publication.value {
             let more = downstream.receive(value)
             lock.withLock { machine.delivered(additional: more) }
-        case .complete(let completion):
-            downstream.receive(completion: completion)
         }
+        // Nothing after a cancel, even one from inside `receive(_:)` of the value.
+        guard let completion = publication.completion, !lock.withLock({ machine.isCancelled }) else { return }
+        downstream.receive(completion: completion)
     }
 }

@@ -33,30 +33,34 @@ public struct Just<Output>: Publisher {
 /// value is typed by the generic parameter `Slot` (an `Output?`, see ``OptionalSlot``), and the downstream
 /// lives in the `deliver` closure, formed in the specialised `receive(subscriber:)`: when the subscriber is
 /// a class (a `flatMap` side, a sink), the closure's context is that object and costs no allocation.
-/// Lock-free: `request` and `cancel` race for one atomic flag, and only the winner takes the value and
-/// `deliver`, so the value is released once delivered or cancelled.
+/// Lock-free: `request` and `cancel` race for one atomic state, and only the winner takes the value and
+/// `deliver`, so the value is released once delivered or cancelled. A cancel that arrives while the value is
+/// being delivered (from inside the subscriber's `receive(_:)`) moves the state on, and `.finished` is then
+/// not sent: nothing reaches a subscriber after it cancels.
 @usableFromInline
 final class JustSubscription<Slot: OptionalSlot>: Subscription, CustomStringConvertible, @unchecked Sendable {
+    /// `idle` → `delivering` → `done`, or `idle` → `done` (cancelled); see ``JustState``.
     @usableFromInline
-    let isDone = Atomic<Bool>(false)
-    /// The value; taken by the winner of `isDone`.
+    let state = Atomic<UInt8>(JustState.idle)
+    /// The value; taken by the winner of `state`.
     @usableFromInline
     @exclusivity(unchecked)
     var value: Slot
-    /// Delivers the value and `.finished`; taken by the winner of `isDone`.
+    /// Delivers the value, then `.finished` if ``endDelivery()`` says the subscriber did not cancel meanwhile;
+    /// taken by the winner of `state`.
     @usableFromInline
     @exclusivity(unchecked)
-    var deliver: ((Slot) -> Void)?
+    var deliver: ((Slot, JustSubscription) -> Void)?
 
     @inlinable
     init<Downstream: Subscriber>(value: Downstream.Input, downstream: Downstream)
     where Slot.Wrapped == Downstream.Input {
         self.value = nil
         self.value.wrapped = value
-        deliver = { slot in
+        deliver = { slot, subscription in
             guard let value = slot.wrapped else { return }
             _ = downstream.receive(value)
-            downstream.receive(completion: .finished)
+            if subscription.endDelivery() { downstream.receive(completion: .finished) }
         }
     }
 
@@ -65,23 +69,44 @@ final class JustSubscription<Slot: OptionalSlot>: Subscription, CustomStringConv
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
-        guard demand > .none, !isDone.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        guard demand > .none,
+            state.compareExchange(
+                expected: JustState.idle, desired: JustState.delivering, ordering: .acquiringAndReleasing
+            ).exchanged
+        else { return }
         var taken: Slot = nil
         swap(&taken, &value)
-        var deliver: ((Slot) -> Void)? = nil
+        var deliver: ((Slot, JustSubscription) -> Void)? = nil
         swap(&deliver, &self.deliver)  // moved out: no retain of the subscriber
-        deliver?(taken)
+        deliver?(taken, self)
+    }
+
+    /// The value was delivered: whether `.finished` follows (`false` if the subscriber cancelled meanwhile).
+    @inlinable
+    func endDelivery() -> Bool {
+        state.compareExchange(expected: JustState.delivering, desired: JustState.done, ordering: .acquiringAndReleasing)
+            .exchanged
     }
 
     @inlinable
     func cancel() {
-        guard !isDone.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        let previous = state.exchange(JustState.done, ordering: .acquiringAndReleasing)
+        guard previous == JustState.idle else { return }  // delivering: `endDelivery` sees the cancel
         var dropped: Slot = nil
         swap(&dropped, &value)
-        var closure: ((Slot) -> Void)? = nil
+        var closure: ((Slot, JustSubscription) -> Void)? = nil
         swap(&closure, &deliver)
         _ = (dropped, closure)  // releases the value and the downstream
     }
+}
+
+/// The states of a ``JustSubscription``.
+@usableFromInline
+enum JustState {
+    @usableFromInline static let idle: UInt8 = 0
+    @usableFromInline static let delivering: UInt8 = 1
+    /// Delivered, or cancelled.
+    @usableFromInline static let done: UInt8 = 2
 }
 
 extension Just: Equatable where Output: Equatable {}
@@ -110,8 +135,11 @@ public struct Empty<Output, Failure: Error>: Publisher, Equatable, Sendable {
     /// Attaches `subscriber`.
     @inlinable
     public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-        subscriber.receive(subscription: Subscriptions.empty)
-        if completeImmediately { subscriber.receive(completion: .finished) }
+        if completeImmediately {
+            subscriber.receiveImmediateCompletion(.finished)
+        } else {
+            subscriber.receive(subscription: Subscriptions.empty)
+        }
     }
 }
 
@@ -135,8 +163,7 @@ public struct Fail<Output, Failure: Error>: Publisher {
     /// Attaches `subscriber`, then fails it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-        subscriber.receive(subscription: Subscriptions.empty)
-        subscriber.receive(completion: .failure(error))
+        subscriber.receiveImmediateCompletion(.failure(error))
     }
 }
 

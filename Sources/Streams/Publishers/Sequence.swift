@@ -92,8 +92,7 @@ where Downstream.Input == Values.Element {
         guard let downstream else { return }
         if upcoming == nil {
             self.downstream = nil
-            downstream.receive(subscription: Subscriptions.empty)
-            downstream.receive(completion: .finished)
+            downstream.receiveImmediateCompletion(.finished)
         } else {
             downstream.receive(subscription: self)
         }

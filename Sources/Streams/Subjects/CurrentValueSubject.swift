@@ -44,6 +44,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     @inlinable
     public func send(completion: Subscribers.Completion<Failure>) { core.send(completion: completion) }
 
-    /// Requests unlimited values from an upstream this subject was subscribed to.
+    /// Requests unlimited values from an upstream this subject was subscribed to, at once (as in Combine):
+    /// the subject keeps the newest value for subscribers without demand.
     public func send(subscription: any Subscription) { core.send(subscription: subscription) }
 }

@@ -33,6 +33,8 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     @inlinable
     public func send(completion: Subscribers.Completion<Failure>) { core.send(completion: completion) }
 
-    /// Requests unlimited values from an upstream this subject was subscribed to.
+    /// Requests unlimited values from an upstream this subject was subscribed to, once one of its
+    /// subscribers has requested a value (at once if one already has), as in Combine: until then the
+    /// upstream is asked for nothing, so values nobody could receive are not pulled and lost.
     public func send(subscription: any Subscription) { core.send(subscription: subscription) }
 }

@@ -273,6 +273,7 @@ where
         let current = state.load(ordering: .relaxed)
         guard more > .none, current == State.active || current == State.starting else { return }
         add(more)
+        parent.acknowledgeDemand()
         if keepsLatest { parent.deliverLatest(ObjectIdentifier(self)) }
     }
 

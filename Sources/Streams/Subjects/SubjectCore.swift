@@ -73,6 +73,13 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     @exclusivity(unchecked)
     var isRetired = false
 
+    /// Whether any subscriber has requested a value yet: until then a `PassthroughSubject` or a `share()`
+    /// connection asks nothing of the upstreams it subscribed to (as in Combine), so a synchronous upstream
+    /// is not run dry before anyone can take its values. Set once, never cleared; written under `lock`,
+    /// read without it by a conduit's `request` (a stale `false` only costs a trip through the lock).
+    @usableFromInline
+    let hasDownstreamDemand = Atomic<Bool>(false)
+
     @usableFromInline
     let keepsLatest: Bool
     @usableFromInline
@@ -135,8 +142,7 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
         }
         if let completion {
             lock.unlock()
-            downstream.receive(subscription: Subscriptions.empty)
-            downstream.receive(completion: completion)
+            downstream.receiveImmediateCompletion(completion)
             return .attached
         }
         // `start` hands the subscription over through a copy of the subscriber: once the entry is listed, the
@@ -259,8 +265,39 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
             return
         }
         upstreams.append(subscription)
+        // A `CurrentValueSubject` (and `share(replay:)`) keeps values for later demand, so it asks at once,
+        // as Combine's `CurrentValueSubject` does; the others wait for a subscriber's first request.
+        let asks = storesValues || hasDownstreamDemand.load(ordering: .relaxed)
         lock.unlock()
-        subscription.request(.unlimited)
+        if asks { subscription.request(.unlimited) }
+    }
+
+    /// `share()` retired this connection and cancelled its upstream: lets go of the subscription.
+    @usableFromInline
+    func releaseUpstreams() {
+        lock.lock()
+        let released = upstreams
+        upstreams = []
+        lock.unlock()
+        _ = released
+    }
+
+    /// A subscriber requested values: the first time, ask every upstream for `.unlimited` (see
+    /// ``hasDownstreamDemand``). Cheap after the first call: one atomic load.
+    @inlinable
+    func acknowledgeDemand() {
+        guard !hasDownstreamDemand.load(ordering: .relaxed) else { return }
+        acknowledgeFirstDemand()
+    }
+
+    @usableFromInline
+    func acknowledgeFirstDemand() {
+        lock.lock()
+        guard !hasDownstreamDemand.load(ordering: .relaxed) else { return lock.unlock() }
+        hasDownstreamDemand.store(true, ordering: .relaxed)
+        let asked = storesValues ? [] : upstreams
+        lock.unlock()
+        for subscription in asked { subscription.request(.unlimited) }
     }
 
     // MARK: The emitter

@@ -1,0 +1,59 @@
+extension Publisher {
+    /// Folds every value with `nextPartialResult` and publishes the final result when upstream finishes.
+    ///
+    /// - Demand: requests `.unlimited` from upstream when subscribed (as Combine does). The result is
+    ///   published only once the downstream has requested at least one value: if upstream finishes
+    ///   first, the result is held until then, and `.finished` follows it at once (unless the subscriber
+    ///   cancelled while receiving the result). An empty upstream publishes `initialResult`.
+    /// - Failure: forwarded at once; the partial result is dropped.
+    /// - Threading: `nextPartialResult` runs on the upstream's thread, never under a lock.
+    ///
+    /// ```swift
+    /// let c = [1, 2, 3].publisher.reduce(0, +).sink { print($0) }   // 6
+    /// ```
+    @inlinable
+    public consuming func reduce<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T)
+        -> Publishers.Reduce<Self, T>
+    {
+        Publishers.Reduce(upstream: self, initial: initialResult, nextPartialResult: nextPartialResult)
+    }
+}
+
+extension Publishers {
+    /// The publisher returned by ``Publisher/reduce(_:_:)``.
+    public struct Reduce<Upstream: Publisher, Output>: Publisher {
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher whose values are folded.
+        public let upstream: Upstream
+        /// The value the fold starts from.
+        public let initial: Output
+        /// Combines the accumulated result with a new value.
+        public let nextPartialResult: (Output, Upstream.Output) -> Output
+
+        /// Creates the operator.
+        @inlinable
+        public init(
+            upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output
+        ) {
+            self.upstream = upstream
+            self.initial = initial
+            self.nextPartialResult = nextPartialResult
+        }
+
+        /// Attaches `subscriber`.
+        @inlinable
+        public consuming func receive<S: Subscriber>(subscriber: consuming S)
+        where S.Input == Output, S.Failure == Failure {
+            let next = nextPartialResult
+            let inner = ReducingInner<Upstream.Output, S>(
+                downstream: subscriber, initial: initial, name: "Reduce",
+                step: { result, value in
+                    if let partial = result { result = next(partial, value) }
+                    return .next
+                })
+            upstream.receive(subscriber: inner)
+        }
+    }
+}
