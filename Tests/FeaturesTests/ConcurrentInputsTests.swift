@@ -23,10 +23,12 @@ import Testing
 
     @Test func concurrentFetchesSendOneRequest() throws {
         let scheduler = TestScheduler()
+        let temporary = TemporaryDirectory()
+        defer { temporary.remove() }
         let client = StubClient(scheduler: scheduler) { _ in .ok(NetworkResponse(statusCode: 200)) }
         let counter = FetchCounterViewModel(
             client: client, baseURL: Fixtures.baseURL,
-            store: try FeatureStore(directory: Fixtures.temporaryDirectory()),
+            store: try FeatureStore(directory: temporary.url),
             scheduler: scheduler)
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             for _ in 0..<20 { counter.fetch() }
@@ -38,10 +40,12 @@ import Testing
 
     @Test func concurrentSearchInputsSettleOnOneOfTheTextsAndShowItsResults() throws {
         let scheduler = TestScheduler()
+        let temporary = TemporaryDirectory()
+        defer { temporary.remove() }
         let client = StubClient.serving(bundleOn: scheduler)
         let search = ProductSearchViewModel(
             catalog: NetworkProductCatalog(client: client, baseURL: Fixtures.baseURL),
-            store: try FeatureStore(directory: Fixtures.temporaryDirectory()), scheduler: scheduler)
+            store: try FeatureStore(directory: temporary.url), scheduler: scheduler)
         let recorder = search.state.record(on: scheduler)
         let texts = ["audi", "bmw", "ford", "kia"]
         DispatchQueue.concurrentPerform(iterations: texts.count) { index in

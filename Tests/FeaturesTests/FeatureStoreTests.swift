@@ -7,7 +7,9 @@ import Testing
 @testable import Features
 
 @Suite struct FeatureStoreTests {
-    private let directory = Fixtures.temporaryDirectory()
+    /// Removed with the suite instance, after each test.
+    private let temporary = TemporaryDirectory()
+    private var directory: URL { temporary.url }
     private var fileURL: URL { directory.appendingPathComponent(FeatureStore.fileName) }
 
     private func files() -> [String] {

@@ -8,7 +8,9 @@ import Testing
 
 @Suite struct FetchCounterViewModelTests {
     private let scheduler = TestScheduler()
-    private let directory = Fixtures.temporaryDirectory()
+    /// Removed with the suite instance, after each test.
+    private let temporary = TemporaryDirectory()
+    private var directory: URL { temporary.url }
 
     /// A client answering `/status` with the given codes in turn (the last one repeats), after 100 ms.
     private func client(codes: [Int]) -> StubClient {

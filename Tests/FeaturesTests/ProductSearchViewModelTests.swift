@@ -8,7 +8,9 @@ import Testing
 
 @Suite struct ProductSearchViewModelTests {
     private let scheduler = TestScheduler()
-    private let directory = Fixtures.temporaryDirectory()
+    /// Removed with the suite instance, after each test.
+    private let temporary = TemporaryDirectory()
+    private var directory: URL { temporary.url }
 
     private func search(_ client: StubClient) throws -> ProductSearchViewModel {
         ProductSearchViewModel(

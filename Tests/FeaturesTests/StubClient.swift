@@ -136,11 +136,4 @@ enum Fixtures {
         }
     }
 
-    /// A new empty directory under the system's temporary directory.
-    static func temporaryDirectory() -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("features-tests-\(UUID().uuidString)", isDirectory: true)
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
 }

@@ -82,6 +82,8 @@ private func ms(_ value: Int) -> Duration { .milliseconds(value) }
         #expect(comparison.description.contains("')' closes no group (column 3)"))
         withKnownIssue {
             expectMarbles(input, "-a)|", on: scheduler)
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("')' closes no group (column 3)") }
         }
     }
 

@@ -353,25 +353,46 @@ import Testing
         c.cancel()
     }
 
+    /// Real queues, concurrent senders, a cancel from one of them mid-stream: the subscriber is called
+    /// serially (the counter is unsynchronised, so the thread sanitizer sees any overlap, and an in-flight
+    /// flag counts it), and no value sent after `cancel()` has returned is ever delivered (such values are
+    /// sent negative, so the check has no race of its own).
     @Test func timingChainOnRealQueuesSurvivesConcurrentSendersAndCancel() {
         for round in 0..<20 {
             let subject = PassthroughSubject<Int, Never>()
             let queue = DispatchQueue(label: "stress.chain.\(round)")
             let counter = UnsynchronizedCounter()
+            let flags = Locked((inside: false, overlaps: 0, cancelReturned: false, afterCancel: 0))
             let c =
                 subject
                 .receive(on: queue)
                 .delay(for: .microseconds(50), scheduler: queue)
                 .throttle(for: .microseconds(100), scheduler: queue, latest: true)
                 .debounce(for: .microseconds(20), scheduler: queue)
-                .sink { _ in counter.count += 1 }
+                .sink { value in
+                    flags.withLock { flags in
+                        if flags.inside { flags.overlaps += 1 }
+                        if value < 0 { flags.afterCancel += 1 }
+                        flags.inside = true
+                    }
+                    counter.count += 1
+                    flags.withLock { $0.inside = false }
+                }
             DispatchQueue.concurrentPerform(iterations: 4) { thread in
                 for i in 0..<200 {
-                    subject.send(i)
-                    if thread == 0 && i == 100 { c.cancel() }
+                    subject.send(flags.withLock { $0.cancelReturned } ? -1 - i : i)
+                    if thread == 0 && i == 100 {
+                        c.cancel()
+                        flags.withLock { $0.cancelReturned = true }
+                    }
                 }
             }
-            queue.sync { _ = counter.count }
+            // Timers still pending on the queue run out (their actions find the chain cancelled).
+            for _ in 0..<3 { queue.sync {} }
+            let seen = flags.withLock { $0 }
+            #expect(seen.overlaps == 0, "round \(round): the subscriber was called concurrently")
+            #expect(seen.afterCancel == 0, "round \(round): a value sent after cancel() returned was delivered")
+            #expect(queue.sync { counter.count } <= 800)
             c.cancel()
         }
     }
