@@ -165,6 +165,20 @@ import Testing
         #expect(first.events == [.subscription, .value(1)])
     }
 
+    @Test func finalValuesFollowedByACompletionStopAtACancelInsideTheValue() {
+        // Found by the differential check: each of these delivered `.finished` after the subscriber had
+        // cancelled inside `receive(_:)` of the last value.
+        let replaced = Sub(initial: .max(1), cancelOnValue: 1)
+        Fail<Int, TestError>(error: .boom).replaceError(with: 8).subscribe(replaced)
+        #expect(replaced.events == [.subscription, .value(8)])
+        let partial = HandWrittenSubscriber<[Int], Never>(initial: .unlimited, cancelOnValue: 2)
+        [1, 2, 3].publisher.collect(2).subscribe(partial)
+        #expect(partial.events == [.subscription, .value([1, 2]), .value([3])])
+        let future = Sub(initial: .max(1), cancelOnValue: 1)
+        Future<Int, Never> { promise in promise(.success(4)) }.subscribe(future)
+        #expect(future.events == [.subscription, .value(4)])
+    }
+
     @Test func publishersThatCompleteAtOnceSendNothingAfterACancelInReceiveSubscription() {
         let empty = Sub(cancelOnSubscription: true)
         Empty<Int, Never>().subscribe(empty)

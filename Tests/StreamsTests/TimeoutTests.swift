@@ -17,6 +17,19 @@ import Testing
         #expect(recorder.events == [.finished(at: .milliseconds(100))])
     }
 
+    @Test func theSubscribersFirstRequestRestartsTheDeadlineAsInCombine() {
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = HandWrittenSubscriber<Int, Never>()
+        subject.timeout(.milliseconds(100), scheduler: scheduler).subscribe(subscriber)
+        scheduler.advance(to: .ms(60))
+        subscriber.request(.max(1))  // a whole interval from here: the deadline is 160, not 100
+        scheduler.advance(to: .ms(150))
+        #expect(subscriber.events == [.subscription])
+        scheduler.advance(to: .ms(160))
+        #expect(subscriber.events == [.subscription, .finished])
+    }
+
     @Test func theTimerRestartsAfterEachValueAndFailsWithTheCustomError() {
         let scheduler = TestScheduler()
         let input = PassthroughSubject<Int, TimingTestError>()

@@ -110,6 +110,10 @@ where Downstream.Input == [Element] {
     @usableFromInline
     @exclusivity(unchecked)
     var buffer: [Element] = []
+    /// The downstream cancelled (checked after it received the partial group, before the completion).
+    @usableFromInline
+    @exclusivity(unchecked)
+    var isCancelled = false
 
     @inlinable
     init(downstream: Downstream, count: Int) {
@@ -159,7 +163,11 @@ where Downstream.Input == [Element] {
         lock.unlock()
         guard let downstream else { return }
         // Upstream sends at most `count` values per requested group, so a partial group was requested.
-        if case .finished = completion, !group.isEmpty { _ = downstream.receive(group) }
+        if case .finished = completion, !group.isEmpty {
+            _ = downstream.receive(group)
+            // Nothing after a cancel, even one from inside `receive(_:)` of the partial group.
+            if lock.withLock({ isCancelled }) { return }
+        }
         downstream.receive(completion: completion)
     }
 
@@ -173,6 +181,7 @@ where Downstream.Input == [Element] {
         let released = (downstream, buffer)
         downstream = nil
         buffer = []
+        isCancelled = true
         lock.unlock()
         _ = released
     }

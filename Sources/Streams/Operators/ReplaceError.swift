@@ -67,6 +67,10 @@ where Downstream.Failure == Never {
     @usableFromInline
     @exclusivity(unchecked)
     var isHolding = false
+    /// The downstream cancelled (checked after it received the replacement, before `.finished`).
+    @usableFromInline
+    @exclusivity(unchecked)
+    var isCancelled = false
 
     @inlinable
     init(downstream: Downstream, output: Input) {
@@ -137,13 +141,18 @@ where Downstream.Failure == Never {
     @inlinable
     func cancel() {
         link.cancel()
+        lock.withLock { isCancelled = true }
         _ = release()
     }
 
     @inlinable
     func deliverReplacement() {
         guard let (downstream, output) = release() else { return }
-        if let output { _ = downstream.receive(output) }
+        if let output {
+            _ = downstream.receive(output)
+            // Nothing after a cancel, even one from inside `receive(_:)` of the replacement.
+            if lock.withLock({ isCancelled }) { return }
+        }
         downstream.receive(completion: .finished)
     }
 

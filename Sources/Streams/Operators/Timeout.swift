@@ -1,11 +1,11 @@
 extension Publisher {
     /// Ends the stream if `interval` passes without a value or a completion from upstream.
     ///
-    /// - Timing: the deadline is `interval` after subscription, and restarts at each value. When it
-    ///   passes, the upstream is cancelled and the stream fails with `customError()` — or, without
-    ///   `customError`, finishes normally (as in Combine).
+    /// - Timing: the deadline is `interval` after subscription; it restarts at the subscriber's first
+    ///   request and at each value (as in Combine). When it passes, the upstream is cancelled and the
+    ///   stream fails with `customError()` — or, without `customError`, finishes normally (as in Combine).
     /// - Demand: passes through; the demand the downstream returns on a value is requested upstream then.
-    ///   Waiting for lack of demand still counts towards the deadline.
+    ///   Waiting for lack of demand after the first request still counts towards the deadline.
     /// - Threading: values and the completion are delivered on `scheduler`, in order, each by an action
     ///   scheduled for the instant it arrived (as in Combine); the subscription is passed downstream
     ///   synchronously. `customError` is called on `scheduler`.
@@ -85,6 +85,10 @@ final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscription, Cust
     @usableFromInline
     @exclusivity(unchecked)
     var isWatching = true
+    /// The downstream has requested values (its first request restarts the deadline).
+    @usableFromInline
+    @exclusivity(unchecked)
+    var hasRequested = false
     @usableFromInline
     @exclusivity(unchecked)
     var generation: UInt64 = 0
@@ -141,6 +145,13 @@ final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscription, Cust
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
+        // The subscriber's first request restarts the deadline (as in Combine): a subscriber that asks late
+        // still gives the upstream a whole interval.
+        let isFirst = lock.withLock { () -> Bool in
+            defer { hasRequested = true }
+            return !hasRequested
+        }
+        if isFirst { restartTimer(after: nil) }
         link.request(demand)
     }
 

@@ -149,6 +149,10 @@ final class FutureSubscription<Downstream: Subscriber>: FutureSubscriptionBase<
     @usableFromInline
     @exclusivity(unchecked)
     var isSubscribed = false
+    /// The subscriber cancelled (checked after it received the value, before `.finished`).
+    @usableFromInline
+    @exclusivity(unchecked)
+    var isCancelled = false
 
     @inlinable
     init(future: Future<Output, Failure>, downstream: Downstream) {
@@ -197,6 +201,7 @@ final class FutureSubscription<Downstream: Subscriber>: FutureSubscriptionBase<
         downstream = nil
         future = nil
         result = nil
+        isCancelled = true
         lock.unlock()
         released.1?.remove(self)
     }
@@ -215,6 +220,8 @@ final class FutureSubscription<Downstream: Subscriber>: FutureSubscriptionBase<
         switch result {
         case .success(let value):
             _ = downstream.receive(value)
+            // Nothing after a cancel, even one from inside `receive(_:)`.
+            if lock.withLock({ isCancelled }) { return }
             downstream.receive(completion: .finished)
         case .failure(let error):
             downstream.receive(completion: .failure(error))
