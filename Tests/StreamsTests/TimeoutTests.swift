@@ -30,6 +30,19 @@ import Testing
         #expect(subscriber.events == [.subscription, .finished])
     }
 
+    @Test func aTimeoutWithNothingQueuedCompletesBeforeOtherActionsDueAtThatInstant() {
+        // As in Combine: the completion is delivered by the timer's own action, not by one queued after it.
+        let scheduler = TestScheduler()
+        let subject = PassthroughSubject<Int, Never>()
+        let log = Locked<[String]>([])
+        let subscription = subject.timeout(.milliseconds(100), scheduler: scheduler)
+            .sink(receiveCompletion: { _ in log.withLock { $0.append("timed out") } }, receiveValue: { _ in })
+        _ = scheduler.schedule(after: .ms(100)) { log.withLock { $0.append("other action at 100") } }
+        scheduler.advance(to: .ms(200))
+        #expect(log.withLock { $0 } == ["timed out", "other action at 100"])
+        subscription.cancel()
+    }
+
     @Test func theTimerRestartsAfterEachValueAndFailsWithTheCustomError() {
         let scheduler = TestScheduler()
         let input = PassthroughSubject<Int, TimingTestError>()

@@ -204,7 +204,10 @@ final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscription, Cust
         guard let makeError else { return }
         link.cancel()
         let completion: Subscribers.Completion<Failure> = makeError.map { .failure($0()) } ?? .finished
-        if lock.withLock({ append(.completion(completion)) }) { scheduleDrain() }
+        // This action already runs on the scheduler: with nothing queued ahead of it, the completion is
+        // delivered now (as in Combine), before other actions due at the same instant; otherwise it follows
+        // the queued values through the drain already scheduled.
+        if lock.withLock({ append(.completion(completion)) }) { drain() }
     }
 
     /// Queues `event` (lock held); returns whether a drain must be scheduled.
