@@ -411,4 +411,17 @@ import Testing
         let recorder = PassthroughSubject<Int, Never>().flatMap { Just($0) }.record()
         #expect(recorder.subscription.map { String(describing: $0) } == "FlatMap")
     }
+
+    @Test func whenDemandBecomesUnlimitedTheInnersAreAskedInTheOrderTheyWereCreated() {
+        // Found by the differential check: the inners were widened newest first.
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = HandWrittenSubscriber<Int, Never>()
+        subject.flatMap { [$0, $0 + 100].publisher }.subscribe(subscriber)
+        subject.send(1)
+        subject.send(2)
+        subject.send(3)
+        subscriber.request(.unlimited)
+        #expect(
+            subscriber.events == [.subscription, .value(1), .value(2), .value(3), .value(101), .value(102), .value(103)])
+    }
 }

@@ -93,13 +93,32 @@ import Testing
         _ = cancellable
     }
 
-    @Test func onlyOneDrainIsScheduledForABurst() {
+    @Test func eachEventHasItsOwnActionAndABurstKeepsItsOrder() {
         let scheduler = TestScheduler()
         let input = PassthroughSubject<Int, Never>()
         let recorder = input.receive(on: scheduler).record(on: scheduler)
         for value in 0..<100 { input.send(value) }
-        #expect(scheduler.pendingCount == 1)
+        #expect(scheduler.pendingCount == 100)
         scheduler.advance()
         #expect(recorder.values == Array(0..<100))
+    }
+
+    @Test func aValueSentDuringADeliveryWaitsForItsOwnActionAsInCombine() {
+        // Found by the differential check: a value that arrives while an earlier one is being delivered runs
+        // after the actions scheduled before it arrived, not inside the earlier value's action.
+        let scheduler = TestScheduler()
+        let input = PassthroughSubject<Int, Never>()
+        let log = Locked<[String]>([])
+        let subscription = input.receive(on: scheduler).sink { value in
+            log.withLock { $0.append("value \(value)") }
+            if value == 1 {
+                _ = scheduler.schedule(after: scheduler.now) { log.withLock { $0.append("other action") } }
+                input.send(2)
+            }
+        }
+        input.send(1)
+        scheduler.advance()
+        #expect(log.withLock { $0 } == ["value 1", "other action", "value 2"])
+        subscription.cancel()
     }
 }

@@ -52,11 +52,10 @@ extension Publishers {
     }
 }
 
-/// `delay`'s subscriber and subscription. Events wait in `queue`, in arrival order; each has its own scheduled
-/// action, which delivers every waiting event up to and including its own (so a late or out-of-order action
-/// never reorders events), one delivery at a time.
+/// `delay`'s subscriber and subscription. Events wait in `queue` (see ``TimingEventQueue``), each with its own
+/// scheduled action; the handles of the actions not yet run are kept to cancel them on cancel.
 @usableFromInline
-final class DelayInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+final class DelayInner<Downstream: Subscriber>: Subscriber, Subscription, TimedDelivery, CustomStringConvertible,
     @unchecked Sendable
 {
     @usableFromInline
@@ -70,26 +69,9 @@ final class DelayInner<Downstream: Subscriber>: Subscriber, Subscription, Custom
     @usableFromInline
     @exclusivity(unchecked)
     var downstream: Downstream?
-    /// The events not yet delivered, oldest first.
     @usableFromInline
     @exclusivity(unchecked)
     var queue = TimingEventQueue<Input, Failure>()
-    /// Events received so far: the sequence number of the newest one (the first is 1).
-    @usableFromInline
-    @exclusivity(unchecked)
-    var received: UInt64 = 0
-    /// Events delivered (or dropped on cancel) so far: the sequence number of the last one.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var delivered: UInt64 = 0
-    /// The newest event whose action has run: every event up to it may be delivered.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var due: UInt64 = 0
-    /// A thread is delivering: another action that becomes due only raises `due`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var isDelivering = false
     /// The scheduled actions not yet run, by sequence number, to cancel on cancel.
     @usableFromInline
     @exclusivity(unchecked)
@@ -141,7 +123,6 @@ final class DelayInner<Downstream: Subscriber>: Subscriber, Subscription, Custom
             defer {
                 downstream = nil
                 self.timers = [:]
-                delivered = received
             }
             return (Array(self.timers.values), (downstream, queue.removeAll()))
         }
@@ -154,43 +135,23 @@ final class DelayInner<Downstream: Subscriber>: Subscriber, Subscription, Custom
         let deadline = scheduler.now + interval
         let sequence = lock.withLock { () -> UInt64? in
             guard downstream != nil else { return nil }
-            queue.append(event, due: deadline)
-            received &+= 1
-            return received
+            return queue.append(event)
         }
         guard let sequence else { return }
         let handle = scheduler.schedule(
             after: deadline, TimingCallback { [weak self] in self?.actionRan(sequence: sequence) })
         let stale = lock.withLock { () -> (any Cancellable)? in
-            guard downstream != nil, sequence > delivered, sequence > due else { return handle }
+            guard downstream != nil, sequence > queue.released else { return handle }
             timers[sequence] = handle
             return nil
         }
         stale?.cancel()
     }
 
-    /// The action of event `sequence` ran: delivers every waiting event up to it, in order.
+    /// The action of event `sequence` ran: forgets its handle and delivers every waiting event up to it.
     @inlinable
     func actionRan(sequence: UInt64) {
-        lock.lock()
-        timers[sequence] = nil
-        if sequence > due { due = sequence }
-        guard !isDelivering else { return lock.unlock() }
-        isDelivering = true
-        while delivered < due, let downstream, let event = queue.popFirst() {
-            delivered &+= 1
-            lock.unlock()
-            switch event {
-            case .value(let value):
-                let more = downstream.receive(value)
-                if more > .none { link.request(more) }
-            case .completion(let completion):
-                lock.withLock { self.downstream = nil }
-                downstream.receive(completion: completion)
-            }
-            lock.lock()
-        }
-        isDelivering = false
-        lock.unlock()
+        lock.withLock { timers[sequence] = nil }
+        deliverReleased(upTo: sequence)
     }
 }

@@ -387,7 +387,9 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
             }
             isDelivering = false
             lock.unlock()
-            for subscription in widened { subscription.request(.unlimited) }
+            // The list runs newest first: widen in the order the sides were linked, so the oldest source's
+            // waiting values come first.
+            for subscription in widened.reversed() { subscription.request(.unlimited) }
             return
         }
     }

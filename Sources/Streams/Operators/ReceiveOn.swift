@@ -1,10 +1,10 @@
 extension Publisher {
     /// Delivers values and the completion on `scheduler`, in the order they were received.
     ///
-    /// - Threading: events wait in a queue; one action scheduled with `scheduler.schedule(_:)` delivers
-    ///   everything queued, so order is kept and events received during delivery join the same run. The
-    ///   subscription, `request(_:)` and `cancel()` pass through synchronously, as in Combine (use
-    ///   ``Publisher/subscribe(on:)`` to move those).
+    /// - Threading: each event is delivered by its own action, scheduled with `scheduler.schedule(_:)` when it
+    ///   arrives (as in Combine), so it runs in scheduling order among the other actions on that scheduler and
+    ///   events keep their order. The subscription, `request(_:)` and `cancel()` pass through synchronously,
+    ///   as in Combine (use ``Publisher/subscribe(on:)`` to move those).
     /// - Demand: passes through; the demand the downstream returns on a value is requested upstream then.
     /// - Cancellation: cancels upstream at once; an event already queued is never delivered (the action
     ///   already scheduled still runs, and does nothing).
@@ -47,7 +47,7 @@ extension Publishers {
 }
 
 @usableFromInline
-final class ReceiveOnInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+final class ReceiveOnInner<Downstream: Subscriber>: Subscriber, Subscription, TimedDelivery, CustomStringConvertible,
     @unchecked Sendable
 {
     @usableFromInline
@@ -64,9 +64,6 @@ final class ReceiveOnInner<Downstream: Subscriber>: Subscriber, Subscription, Cu
     @exclusivity(unchecked)
     var queue = TimingEventQueue<Input, Failure>()
     /// Whether a drain is scheduled or running; events then only join the queue.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var isDrainScheduled = false
     @usableFromInline
     let link = UpstreamLink()
     @usableFromInline
@@ -116,31 +113,12 @@ final class ReceiveOnInner<Downstream: Subscriber>: Subscriber, Subscription, Cu
 
     @inlinable
     func enqueue(_ event: TimingEventQueue<Input, Failure>.Event) {
-        let schedule = lock.withLock { () -> Bool in
-            guard downstream != nil else { return false }
-            queue.append(event)
-            defer { isDrainScheduled = true }
-            return !isDrainScheduled
+        let sequence = lock.withLock { () -> UInt64? in
+            guard downstream != nil else { return nil }
+            return queue.append(event)
         }
-        if schedule { scheduler.schedule(TimingCallback { [weak self] in self?.drain() }) }
+        guard let sequence else { return }
+        scheduler.schedule(TimingCallback { [weak self] in self?.deliverReleased(upTo: sequence) })
     }
 
-    @inlinable
-    func drain() {
-        lock.lock()
-        while let downstream, let event = queue.popFirst() {
-            lock.unlock()
-            switch event {
-            case .value(let value):
-                let more = downstream.receive(value)
-                if more > .none { link.request(more) }
-            case .completion(let completion):
-                lock.withLock { self.downstream = nil }
-                downstream.receive(completion: completion)
-            }
-            lock.lock()
-        }
-        isDrainScheduled = false
-        lock.unlock()
-    }
 }

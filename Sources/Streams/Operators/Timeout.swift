@@ -62,7 +62,7 @@ extension Publishers {
 }
 
 @usableFromInline
-final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscription, TimedDelivery, CustomStringConvertible,
     @unchecked Sendable
 {
     @usableFromInline
@@ -78,9 +78,6 @@ final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscription, Cust
     @usableFromInline
     @exclusivity(unchecked)
     var queue = TimingEventQueue<Input, Failure>()
-    @usableFromInline
-    @exclusivity(unchecked)
-    var isDrainScheduled = false
     /// Whether upstream events are still accepted (false after completion, timeout or cancel).
     @usableFromInline
     @exclusivity(unchecked)
@@ -132,15 +129,15 @@ final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscription, Cust
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         guard link.finish() else { return }
-        let (timer, schedule, released) = lock.withLock { () -> ((any Cancellable)?, Bool, (() -> Failure)?) in
-            guard isWatching else { return (nil, false, nil) }
+        let (timer, sequence, released) = lock.withLock { () -> ((any Cancellable)?, UInt64?, (() -> Failure)?) in
+            guard isWatching else { return (nil, nil, nil) }
             isWatching = false
             defer { customError = nil }
             return (takeTimer(), append(.completion(completion)), customError)
         }
         timer?.cancel()
         _ = released  // destroyed here, outside the lock
-        if schedule { scheduleDrain() }
+        if let sequence { scheduleDelivery(of: sequence) }
     }
 
     @inlinable
@@ -173,14 +170,14 @@ final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscription, Cust
     /// Queues `event` (if any) and replaces the timer by one due `interval` from now.
     @inlinable
     func restartTimer(after event: TimingEventQueue<Input, Failure>.Event?) {
-        let (previous, generation, schedule) = lock.withLock { () -> ((any Cancellable)?, UInt64?, Bool) in
-            guard isWatching else { return (nil, nil, false) }
+        let (previous, generation, sequence) = lock.withLock { () -> ((any Cancellable)?, UInt64?, UInt64?) in
+            guard isWatching else { return (nil, nil, nil) }
             self.generation &+= 1
-            let schedule = event.map { append($0) } ?? false
-            return (takeTimer(), self.generation, schedule)
+            let sequence = event.flatMap { append($0) }
+            return (takeTimer(), self.generation, sequence)
         }
         previous?.cancel()
-        if schedule { scheduleDrain() }
+        if let sequence { scheduleDelivery(of: sequence) }
         guard let generation else { return }
         let handle = scheduler.schedule(
             after: scheduler.now + interval, TimingCallback { [weak self] in self?.timerFired(generation: generation) })
@@ -204,49 +201,30 @@ final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscription, Cust
         guard let makeError else { return }
         link.cancel()
         let completion: Subscribers.Completion<Failure> = makeError.map { .failure($0()) } ?? .finished
-        // This action already runs on the scheduler: with nothing queued ahead of it, the completion is
-        // delivered now (as in Combine), before other actions due at the same instant; otherwise it follows
-        // the queued values through the drain already scheduled.
-        if lock.withLock({ append(.completion(completion)) }) { drain() }
+        // This action already runs on the scheduler: the completion is delivered now (as in Combine), before
+        // other actions due at the same instant, after any value still waiting (there is none unless the
+        // interval is zero: a value restarts the deadline after scheduling its own delivery).
+        if let sequence = lock.withLock({ append(.completion(completion)) }) { deliverReleased(upTo: sequence) }
     }
 
     /// Queues `event` (lock held); returns whether a drain must be scheduled.
+    /// Queues `event` (under the lock); returns its sequence number, or `nil` once the downstream is gone.
     @inlinable
-    func append(_ event: TimingEventQueue<Input, Failure>.Event) -> Bool {
-        guard downstream != nil else { return false }
-        queue.append(event)
-        defer { isDrainScheduled = true }
-        return !isDrainScheduled
+    func append(_ event: TimingEventQueue<Input, Failure>.Event) -> UInt64? {
+        guard downstream != nil else { return nil }
+        return queue.append(event)
     }
 
-    /// Takes the live timer (lock held).
     @inlinable
     func takeTimer() -> (any Cancellable)? {
         defer { timer = nil }
         return timer
     }
 
+    /// Schedules the action that delivers event `sequence` (and any before it), at the current instant.
     @inlinable
-    func scheduleDrain() {
-        scheduler.schedule(TimingCallback { [weak self] in self?.drain() })
+    func scheduleDelivery(of sequence: UInt64) {
+        scheduler.schedule(TimingCallback { [weak self] in self?.deliverReleased(upTo: sequence) })
     }
 
-    @inlinable
-    func drain() {
-        lock.lock()
-        while let downstream, let event = queue.popFirst() {
-            lock.unlock()
-            switch event {
-            case .value(let value):
-                let more = downstream.receive(value)
-                if more > .none { link.request(more) }
-            case .completion(let completion):
-                lock.withLock { self.downstream = nil }
-                downstream.receive(completion: completion)
-            }
-            lock.lock()
-        }
-        isDrainScheduled = false
-        lock.unlock()
-    }
 }

@@ -1,9 +1,16 @@
-/// A first-in first-out queue of events waiting for a timing operator (`delay`, `receive(on:)`,
-/// `timeout`) to deliver them on its scheduler.
+/// The events a timing operator (`delay`, `receive(on:)`, `timeout`) has received and not yet delivered on its
+/// scheduler, in arrival order, with the bookkeeping that keeps Combine's ordering.
 ///
-/// It lives in the operator's locked state, so values never travel inside `@Sendable` closures.
-/// Each event carries the instant it is due (`delay`); operators that deliver as soon as possible
-/// use `.zero`. Appending and popping are amortised O(1).
+/// As in Combine, each event gets its *own* scheduled action (``append(_:)`` returns its sequence number), so
+/// among the actions due at one instant an event runs in the order it was scheduled, never earlier (riding on
+/// an older event's action) nor later (waiting for one timer after another). An action that runs makes every
+/// event up to its own sequence number deliverable (``release(upTo:)``), so an action that runs late or out
+/// of order on a concurrent scheduler never reorders events; one thread delivers at a time (the one that got
+/// `true` from ``release(upTo:)``), taking events with ``next()`` until it returns `nil`.
+///
+/// It lives in the operator's locked state (every method is called under the operator's lock), so values
+/// never travel inside `@Sendable` closures. Appending and taking are amortised O(1); a taken slot is cleared
+/// at once, so a delivered event is never kept alive by the queue.
 @usableFromInline
 struct TimingEventQueue<Output, Failure: Error> {
     /// One event to deliver.
@@ -13,38 +20,55 @@ struct TimingEventQueue<Output, Failure: Error> {
         case completion(Subscribers.Completion<Failure>)
     }
 
-    /// Popped slots are set to `nil` at once, so a delivered event is never kept alive by the queue.
     @usableFromInline
-    var items: [(due: SchedulerInstant, event: Event)?] = []
+    var items: [Event?] = []
     @usableFromInline
     var head = 0
+    /// The sequence number of the newest event appended (the first is 1).
+    @usableFromInline
+    var received: UInt64 = 0
+    /// The sequence number of the last event taken (delivered, or dropped by ``removeAll()``).
+    @usableFromInline
+    var taken: UInt64 = 0
+    /// Events up to this sequence number may be delivered: their actions have run.
+    @usableFromInline
+    var released: UInt64 = 0
+    /// A thread is delivering.
+    @usableFromInline
+    var isDelivering = false
 
-    /// An empty queue.
     @inlinable
     init() {}
 
-    /// Whether no event is waiting.
+    /// Appends `event`; returns its sequence number, for the action that releases it.
     @inlinable
-    var isEmpty: Bool { head == items.count }
-
-    /// When the first waiting event is due, if any.
-    @inlinable
-    var firstDue: SchedulerInstant? { isEmpty ? nil : items[head]?.due }
-
-    /// Adds an event at the end.
-    @inlinable
-    mutating func append(_ event: Event, due: SchedulerInstant = .zero) {
-        items.append((due, event))
+    mutating func append(_ event: Event) -> UInt64 {
+        items.append(event)
+        received &+= 1
+        return received
     }
 
-    /// Removes and returns the first event, if it is due by `instant` (any first event when `nil`).
+    /// The action of event `sequence` ran: releases every event up to it. Returns `true` if the caller is now
+    /// the deliverer (it must then call ``next()`` until `nil`, or ``stopDelivering()``); `false` if another
+    /// thread is delivering (it will deliver what was released) or there is nothing to deliver.
     @inlinable
-    mutating func popFirst(dueBy instant: SchedulerInstant? = nil) -> Event? {
-        guard !isEmpty else { return nil }
-        guard let first = items[head] else { return nil }
-        if let instant, first.due > instant { return nil }
+    mutating func release(upTo sequence: UInt64) -> Bool {
+        if sequence > released { released = sequence }
+        guard !isDelivering, taken < released else { return false }
+        isDelivering = true
+        return true
+    }
+
+    /// The next released event, or `nil` (and the deliverer's turn ends) when none is left.
+    @inlinable
+    mutating func next() -> Event? {
+        guard taken < released, head < items.count, let event = items[head] else {
+            isDelivering = false
+            return nil
+        }
         items[head] = nil
         head += 1
+        taken &+= 1
         if head == items.count {
             items.removeAll(keepingCapacity: true)
             head = 0
@@ -52,16 +76,25 @@ struct TimingEventQueue<Output, Failure: Error> {
             items.removeFirst(head)  // amortised O(1): the queue never grows past twice what waits
             head = 0
         }
-        return first.event
+        return event
     }
 
-    /// Drops every event; returns them so they are destroyed by the caller, outside its lock.
+    /// Ends the deliverer's turn early (the downstream went away).
     @inlinable
-    mutating func removeAll() -> [(due: SchedulerInstant, event: Event)] {
+    mutating func stopDelivering() { isDelivering = false }
+
+    /// Whether events are waiting (released or not).
+    @inlinable
+    var isEmpty: Bool { head == items.count }
+
+    /// Drops every waiting event (on cancel); returns them, to be released outside the lock.
+    @inlinable
+    mutating func removeAll() -> [Event] {
         defer {
             items = []
             head = 0
+            taken = received
         }
-        return items.compactMap { $0 }
+        return items[head...].compactMap { $0 }
     }
 }
