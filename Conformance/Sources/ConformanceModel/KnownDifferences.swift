@@ -1,0 +1,164 @@
+/// A deliberate difference between Streams and Combine (each listed, with its reason, in the root README's
+/// "How Streams differs from Combine"): a mismatch it explains is tagged, not counted.
+///
+/// Each tag is judged on the *shrunk* pipeline and both event logs, and is narrow: it names the stage
+/// that must be there and the exact shape of the difference in the logs, so a different bug in the same
+/// stage still counts.
+public struct KnownDifference: Sendable {
+    /// A short name, printed in the summary.
+    public let tag: String
+    /// Why Streams differs (the README's wording, shortened).
+    public let reason: String
+    /// Whether this difference explains the mismatch of `pipeline` (Streams' log, OpenCombine's log).
+    public let explains: @Sendable (_ pipeline: Pipeline, _ streams: [String], _ openCombine: [String]) -> Bool
+
+    /// Every known difference, in the order they are tried.
+    public static let all: [KnownDifference] = [
+        KnownDifference(
+            tag: "opencombine-crashes",
+            reason: "OpenCombine 0.14 crashes on this pipeline (e.g. a stack overflow in replaceError + retry); Streams' log is checked for contract violations alone"
+        ) { _, streams, openCombine in
+            openCombine == [openCombineCrashed] && !streams.contains(where: isViolation)
+        },
+        KnownDifference(
+            tag: "opencombine-breaks-the-contract",
+            reason: "OpenCombine sends an event after a cancel, after the completion or beyond demand; Streams stops where the contract says"
+        ) { _, streams, openCombine in
+            guard !streams.contains(where: isViolation), let first = openCombine.firstIndex(where: isViolation)
+            else { return false }
+            return Array(openCombine[..<first]) == streams
+        },
+        KnownDifference(
+            tag: "nothing-after-cancel",
+            reason: "a subscriber that cancels gets nothing more; OpenCombine still sends some completions"
+        ) { pipeline, streams, openCombine in
+            let script = pipeline.subscriber
+            guard script.cancelOnSubscription || script.cancelOnValue != nil || script.cancelAt != nil else { return false }
+            return withoutLateCompletions(openCombine) == streams
+        },
+        KnownDifference(
+            tag: "debounce-flushes-on-finish",
+            reason: "debounce delivers the pending value on .finished (RxSwift, swift-async-algorithms); Combine drops it"
+        ) { pipeline, streams, openCombine in
+            guard pipeline.stages.contains(where: { if case .debounce = $0 { true } else { false } }) else { return false }
+            return withoutFlushedValue(streams) == openCombine
+        },
+        KnownDifference(
+            tag: "prefix-finishes-at-nth-value",
+            reason: "prefix(n) finishes (and cancels upstream) at the n-th value instead of waiting for one more"
+        ) { pipeline, streams, openCombine in
+            guard pipeline.stages.contains(where: { if case .prefix = $0 { true } else { false } }) else { return false }
+            return finishesEarlier(streams, than: openCombine)
+        },
+        KnownDifference(
+            tag: "throttle-subscribes-downstream-first",
+            reason: "throttle hands the subscription downstream before asking upstream, so what a source sends on request (a sequence, a CurrentValueSubject's value) is not dropped"
+        ) { pipeline, streams, openCombine in
+            guard let index = pipeline.stages.firstIndex(where: { if case .throttle = $0 { true } else { false } }),
+                isSubsequence(values(openCombine), of: values(streams))
+            else { return false }
+            let deliversOnRequest: Bool
+            if case .currentValue = pipeline.source { deliversOnRequest = true } else { deliversOnRequest = false }
+            return pipeline.source.isSynchronous || deliversOnRequest || pipeline.stages[..<index].contains { stage in
+                switch stage {
+                case .prepend, .append, .catchJust, .replaceError: true
+                default: false
+                }
+            }
+        },
+        KnownDifference(
+            tag: "flatMap-widens-inners-in-order",
+            reason: "when flatMap's demand becomes unlimited it asks its inners in the order they were created; OpenCombine asks them in dictionary order (unspecified in Combine)"
+        ) { pipeline, streams, openCombine in
+            guard pipeline.stages.contains(where: { if case .flatMap = $0 { true } else { false } }) else { return false }
+            return streams != openCombine && sortedWithinTicks(streams) == sortedWithinTicks(openCombine)
+        },
+        KnownDifference(
+            tag: "flatMap-prefetches-one-per-inner",
+            reason: "flatMap keeps one value per inner while demand is bounded, so a value is not dropped for want of demand"
+        ) { pipeline, streams, openCombine in
+            guard pipeline.stages.contains(where: { if case .flatMap = $0 { true } else { false } }) else { return false }
+            return isSubsequence(values(openCombine), of: values(streams))
+        },
+    ]
+
+    /// The first known difference that explains the mismatch, if any.
+    /// Never when Streams' own log breaks the contract.
+    public static func explaining(_ pipeline: Pipeline, streams: [String], openCombine: [String]) -> KnownDifference? {
+        guard !streams.contains(where: isViolation) else { return nil }
+        return all.first { $0.explains(pipeline, streams, openCombine) }
+    }
+}
+
+/// The reference log of a pipeline OpenCombine crashed on.
+public let openCombineCrashed = "! OpenCombine crashed"
+
+/// Whether a log line is a contract violation the probe noted.
+func isViolation(_ line: String) -> Bool { line.contains(" ! ") }
+
+/// The log without completions that arrived after the subscriber cancelled (and their `!` notes).
+func withoutLateCompletions(_ log: [String]) -> [String] {
+    var result: [String] = []
+    var skipNext = false
+    for line in log {
+        if line.hasSuffix("! completion after cancel") {
+            skipNext = true
+            continue
+        }
+        if skipNext {
+            skipNext = false
+            continue
+        }
+        result.append(line)
+    }
+    return result
+}
+
+/// The log without the one value delivered right before `.finished` at the same tick.
+func withoutFlushedValue(_ log: [String]) -> [String] {
+    guard let finished = log.lastIndex(where: { $0.hasSuffix(" finished") }), finished > 0 else { return log }
+    let value = log[finished - 1]
+    guard value.contains(" value "), tick(of: value) == tick(of: log[finished]) else { return log }
+    var copy = log
+    copy.remove(at: finished - 1)
+    return copy
+}
+
+/// Whether both logs carry the same values and `early` finishes, where `late` finishes later, fails later,
+/// or never completes.
+func finishesEarlier(_ early: [String], than late: [String]) -> Bool {
+    guard values(early) == values(late), let finish = early.last, finish.hasSuffix(" finished") else { return false }
+    guard let end = late.last(where: { $0.hasSuffix(" finished") || $0.contains(" failure ") }) else { return true }
+    return tick(of: end) > tick(of: finish) || end.contains(" failure ")
+}
+
+/// The log with each run of values delivered at the same tick sorted: equal for two logs that differ only in
+/// the order of same-instant values.
+func sortedWithinTicks(_ log: [String]) -> [String] {
+    var result: [String] = []
+    var run: [String] = []
+    for line in log {
+        if line.contains(" value "), run.isEmpty || tick(of: run[0]) == tick(of: line) {
+            run.append(line)
+            continue
+        }
+        result += run.sorted()
+        run = []
+        if line.contains(" value ") { run.append(line) } else { result.append(line) }
+    }
+    return result + run.sorted()
+}
+
+func values(_ log: [String]) -> [String] {
+    log.filter { $0.contains(" value ") }.map { String($0.drop { $0 != " " }) }
+}
+
+func tick(of line: String) -> Int { Int(line.prefix { $0 != " " }) ?? -1 }
+
+func isSubsequence(_ small: [String], of large: [String]) -> Bool {
+    var iterator = large.makeIterator()
+    return small.allSatisfy { element in
+        while let next = iterator.next() { if next == element { return true } }
+        return false
+    }
+}

@@ -1,0 +1,305 @@
+/// One random case: a source, up to six operator stages, and a subscriber with scripted demand and cancel.
+///
+/// Time is counted in *ticks* of virtual time (a tick is one millisecond on Streams' `TestScheduler`, one
+/// unit on the OpenCombine side's virtual scheduler). The subscriber subscribes at tick 0; timelines start
+/// at tick 1. Every value is an `Int` and every failure a ``TestFailure``.
+public struct Pipeline: Equatable, Sendable, CustomStringConvertible {
+    /// Where the values come from.
+    public var source: Source
+    /// The operators, applied in order.
+    public var stages: [Stage]
+    /// The subscriber at the end.
+    public var subscriber: SubscriberScript
+
+    /// A pipeline.
+    public init(source: Source, stages: [Stage], subscriber: SubscriberScript) {
+        self.source = source
+        self.stages = stages
+        self.subscriber = subscriber
+    }
+
+    /// The pipeline written as Swift-like code, e.g. `subject(1@2, |@5).dropFirst(2).first()` and the
+    /// subscriber's script.
+    public var description: String {
+        ([source.description] + stages.map(\.description)).joined(separator: ".") + "  ⇢ " + subscriber.description
+    }
+
+    /// Whether OpenCombine can serve as the reference (see ``Stage/hasReference``).
+    public var hasReference: Bool { stages.allSatisfy(\.hasReference) }
+
+    /// The last tick anything is scheduled at (timelines, subscriber actions, operator intervals), so a run
+    /// knows how far to advance virtual time.
+    public var horizon: Int {
+        var end = source.horizon
+        for stage in stages { end = end + stage.horizon + 1 }
+        return max(end, subscriber.horizon) + 20
+    }
+}
+
+/// The one failure type of every pipeline.
+public enum TestFailure: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A failure with a code, so logs tell failures apart.
+    case boom(Int)
+
+    /// `boom(code)`.
+    public var description: String {
+        switch self { case .boom(let code): "boom(\(code))" }
+    }
+}
+
+/// One event of a scripted timeline.
+public enum TimedEvent: Equatable, Sendable, CustomStringConvertible {
+    /// A value at a tick.
+    case value(Int, at: Int)
+    /// `.finished` at a tick.
+    case finished(at: Int)
+    /// A failure at a tick.
+    case failure(Int, at: Int)
+
+    /// The tick.
+    public var tick: Int {
+        switch self {
+        case .value(_, let tick), .finished(let tick), .failure(_, let tick): tick
+        }
+    }
+
+    /// `3@5`, `|@6`, `#1@6`.
+    public var description: String {
+        switch self {
+        case .value(let value, let tick): "\(value)@\(tick)"
+        case .finished(let tick): "|@\(tick)"
+        case .failure(let code, let tick): "#\(code)@\(tick)"
+        }
+    }
+}
+
+/// The publisher a pipeline starts from.
+public indirect enum Source: Equatable, Sendable, CustomStringConvertible {
+    /// A `PassthroughSubject` sending the timeline.
+    case subject([TimedEvent])
+    /// A `CurrentValueSubject` with an initial value, then the timeline.
+    case currentValue(Int, [TimedEvent])
+    /// `values.publisher` (synchronous, respects demand).
+    case sequence([Int])
+    /// `Just(value)`.
+    case just(Int)
+    /// `Empty()` (finishes at once).
+    case empty
+    /// `Fail(error: .boom(code))`.
+    case fail(Int)
+    /// `Deferred { values.publisher }`.
+    case deferred([Int])
+    /// A `Future` resolved with `value` (or failed if `nil`) at `tick` (0: inside its closure).
+    case future(Int?, at: Int)
+
+    /// The last tick of its timeline.
+    public var horizon: Int {
+        switch self {
+        case .subject(let events), .currentValue(_, let events): events.map(\.tick).max() ?? 0
+        case .future(_, let tick): tick
+        default: 0
+        }
+    }
+
+    /// Whether it delivers everything synchronously on subscription/request (no virtual time).
+    public var isSynchronous: Bool {
+        switch self {
+        case .sequence, .just, .empty, .fail, .deferred: true
+        case .future(_, let tick): tick == 0
+        case .subject, .currentValue: false
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .subject(let events): "subject(\(events.map(\.description).joined(separator: ", ")))"
+        case .currentValue(let initial, let events):
+            "currentValue(\(([String(initial)] + events.map(\.description)).joined(separator: ", ")))"
+        case .sequence(let values): "\(values).publisher"
+        case .just(let value): "Just(\(value))"
+        case .empty: "Empty()"
+        case .fail(let code): "Fail(boom(\(code)))"
+        case .deferred(let values): "Deferred { \(values).publisher }"
+        case .future(let value, let tick): "Future(\(value.map(String.init) ?? "#") @\(tick))"
+        }
+    }
+}
+
+/// An inner publisher for `flatMap` and `switchToLatest`, made from each value `v`.
+public enum Inner: Equatable, Sendable, CustomStringConvertible {
+    /// `Just(v)`.
+    case just
+    /// `[v, v + 100].publisher`.
+    case pair
+    /// `Just(v).delay(for: ticks)`.
+    case delayed(Int)
+    /// `Fail(boom(v))` when `v` is a multiple of `divisor`, else `Just(v)`.
+    case failingOn(Int)
+
+    public var description: String {
+        switch self {
+        case .just: "Just(v)"
+        case .pair: "[v, v+100].publisher"
+        case .delayed(let ticks): "Just(v).delay(\(ticks))"
+        case .failingOn(let divisor): "v%\(divisor)==0 ? Fail : Just(v)"
+        }
+    }
+
+    var horizon: Int {
+        if case .delayed(let ticks) = self { return ticks }
+        return 0
+    }
+}
+
+/// One operator stage (every output stays an `Int`).
+///
+/// Some stages have no working counterpart in OpenCombine 0.14 (``hasReference`` is `false`): `merge` and
+/// `combineLatest` do not exist there, `share(replay:)` and the back-off `retry` are Streams' own, and
+/// OpenCombine's `zip` crashes (an
+/// unowned reference to its freed subscription) when a source delivers after the zip has ended. A pipeline
+/// with such a stage is checked on Streams alone, against the contract (see `Probe`).
+public indirect enum Stage: Equatable, Sendable, CustomStringConvertible {
+    case map(Int)
+    case tryMap(failOnMultipleOf: Int)
+    case filter(keepMultipleOf: Int)
+    case compactMap(nilOnMultipleOf: Int)
+    case mapError
+    case removeDuplicates
+    case scan
+    case reduce
+    case collect
+    case collectCount(Int)
+    case prefix(Int)
+    case first
+    case firstWhere(greaterThan: Int)
+    case dropFirst(Int)
+    case handleEvents
+    case catchJust(Int)
+    case replaceError(Int)
+    case retry(Int)
+    case share
+    case flatMap(maxPublishers: Int?, Inner)
+    case switchToLatest(Inner)
+    case zip(Source)
+    case merge(Source)
+    case combineLatest(Source)
+    case shareReplay(Int)
+    case retryBackoff(Int, delay: Int)
+    case prepend([Int])
+    case append([Int])
+    case debounce(Int)
+    case throttle(Int, latest: Bool)
+    case delay(Int)
+    case timeout(Int)
+    case receiveOn
+    case subscribeOn
+
+    /// Whether OpenCombine 0.14 has a working counterpart to compare with.
+    public var hasReference: Bool {
+        switch self {
+        case .zip, .merge, .combineLatest, .shareReplay, .retryBackoff: false
+        default: true
+        }
+    }
+
+    /// How far the stage can push events in time (for ``Pipeline/horizon``).
+    var horizon: Int {
+        switch self {
+        case .debounce(let ticks), .throttle(let ticks, _), .delay(let ticks), .timeout(let ticks): ticks
+        case .retryBackoff(let retries, let delay): retries * delay
+        case .zip(let source), .merge(let source), .combineLatest(let source): source.horizon
+        case .flatMap(_, let inner), .switchToLatest(let inner): inner.horizon
+        default: 0
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .map(let n): "map { $0 + \(n) }"
+        case .tryMap(let n): "tryMap { throw if $0 % \(n) == 0 }"
+        case .filter(let n): "filter { $0 % \(n) == 0 }"
+        case .compactMap(let n): "compactMap { $0 % \(n) == 0 ? nil : $0 }"
+        case .mapError: "mapError { $0 }"
+        case .removeDuplicates: "removeDuplicates()"
+        case .scan: "scan(0, +)"
+        case .reduce: "reduce(0, +)"
+        case .collect: "collect().map(sum)"
+        case .collectCount(let n): "collect(\(n)).map(sum)"
+        case .prefix(let n): "prefix(\(n))"
+        case .first: "first()"
+        case .firstWhere(let n): "first { $0 > \(n) }"
+        case .dropFirst(let n): "dropFirst(\(n))"
+        case .handleEvents: "handleEvents()"
+        case .catchJust(let n): "catch { _ in Just(\(n)) }"
+        case .replaceError(let n): "replaceError(with: \(n))"
+        case .retry(let n): "retry(\(n))"
+        case .share: "share()"
+        case .flatMap(let max, let inner): "flatMap(maxPublishers: \(max.map { ".max(\($0))" } ?? ".unlimited")) { \(inner) }"
+        case .switchToLatest(let inner): "map { \(inner) }.switchToLatest()"
+        case .zip(let source): "zip(\(source), +)"
+        case .merge(let source): "merge(with: \(source))"
+        case .combineLatest(let source): "combineLatest(\(source), +)"
+        case .shareReplay(let count): "share(replay: \(count))"
+        case .retryBackoff(let retries, let delay): "retry(maxRetries: \(retries), backoff: .constant(\(delay)))"
+        case .prepend(let values): "prepend(\(values))"
+        case .append(let values): "append(\(values))"
+        case .debounce(let ticks): "debounce(for: \(ticks))"
+        case .throttle(let ticks, let latest): "throttle(for: \(ticks), latest: \(latest))"
+        case .delay(let ticks): "delay(for: \(ticks))"
+        case .timeout(let ticks): "timeout(\(ticks))"
+        case .receiveOn: "receive(on: scheduler)"
+        case .subscribeOn: "subscribe(on: scheduler)"
+        }
+    }
+}
+
+/// What the hand-written subscriber does: never `request(.none)` (Combine forbids it), so "no demand" is
+/// no request at all.
+public struct SubscriberScript: Equatable, Sendable, CustomStringConvertible {
+    /// Requested in `receive(subscription:)`: `nil` nothing, `0` `.unlimited`, else `.max(n)`.
+    public var initial: Int?
+    /// Returned from each `receive(_:)` (`.max(n)`, `0`: `.none`).
+    public var perValue: Int
+    /// Cancels from inside `receive(subscription:)` (then requests nothing).
+    public var cancelOnSubscription: Bool
+    /// Cancels from inside `receive(_:)` of this value (1-based), if set.
+    public var cancelOnValue: Int?
+    /// Requests `.max(n)` at these ticks.
+    public var requests: [Request]
+    /// Cancels at this tick, if set.
+    public var cancelAt: Int?
+
+    /// A scripted request.
+    public struct Request: Equatable, Sendable {
+        /// When.
+        public var tick: Int
+        /// `.max(count)`.
+        public var count: Int
+    }
+
+    /// A script.
+    public init(
+        initial: Int?, perValue: Int, cancelOnSubscription: Bool = false, cancelOnValue: Int?, requests: [Request],
+        cancelAt: Int?
+    ) {
+        self.initial = initial
+        self.perValue = perValue
+        self.cancelOnSubscription = cancelOnSubscription
+        self.cancelOnValue = cancelOnValue
+        self.requests = requests
+        self.cancelAt = cancelAt
+    }
+
+    var horizon: Int { max(requests.map(\.tick).max() ?? 0, cancelAt ?? 0) }
+
+    public var description: String {
+        var parts: [String] = []
+        parts.append("initial: " + (initial.map { $0 == 0 ? ".unlimited" : ".max(\($0))" } ?? "none"))
+        if perValue > 0 { parts.append("perValue: .max(\(perValue))") }
+        if cancelOnSubscription { parts.append("cancel on subscription") }
+        if let cancelOnValue { parts.append("cancel on value \(cancelOnValue)") }
+        for request in requests { parts.append("request .max(\(request.count)) @\(request.tick)") }
+        if let cancelAt { parts.append("cancel @\(cancelAt)") }
+        return "subscriber(" + parts.joined(separator: ", ") + ")"
+    }
+}

@@ -1,0 +1,118 @@
+/// Shrinks a pipeline on which the libraries disagree to a smaller one on which they still disagree: fewer
+/// stages, shorter timelines and value lists, a plainer subscriber. Greedy: it keeps any candidate that
+/// still fails and starts over, until no candidate does.
+public enum Shrinker {
+    /// The smallest failing pipeline found from `pipeline`, where `fails` says whether one still disagrees.
+    public static func shrink(_ pipeline: Pipeline, fails: (Pipeline) -> Bool) -> Pipeline {
+        var current = pipeline
+        var improved = true
+        var rounds = 0
+        while improved, rounds < 200 {
+            improved = false
+            rounds += 1
+            for candidate in candidates(current) where fails(candidate) {
+                current = candidate
+                improved = true
+                break
+            }
+        }
+        return current
+    }
+
+    /// Smaller variants of `pipeline`, the most aggressive first.
+    static func candidates(_ pipeline: Pipeline) -> [Pipeline] {
+        var result: [Pipeline] = []
+        // Drop a stage.
+        for index in pipeline.stages.indices {
+            var copy = pipeline
+            copy.stages.remove(at: index)
+            result.append(copy)
+        }
+        // Simplify a stage's own source or a value list.
+        for index in pipeline.stages.indices {
+            for smaller in smaller(pipeline.stages[index]) {
+                var copy = pipeline
+                copy.stages[index] = smaller
+                result.append(copy)
+            }
+        }
+        for source in smaller(pipeline.source) {
+            var copy = pipeline
+            copy.source = source
+            result.append(copy)
+        }
+        // A plainer subscriber.
+        var script = pipeline.subscriber
+        if script.cancelAt != nil {
+            script.cancelAt = nil
+            result.append(Pipeline(source: pipeline.source, stages: pipeline.stages, subscriber: script))
+        }
+        script = pipeline.subscriber
+        if script.cancelOnSubscription {
+            script.cancelOnSubscription = false
+            result.append(Pipeline(source: pipeline.source, stages: pipeline.stages, subscriber: script))
+        }
+        script = pipeline.subscriber
+        if script.cancelOnValue != nil {
+            script.cancelOnValue = nil
+            result.append(Pipeline(source: pipeline.source, stages: pipeline.stages, subscriber: script))
+        }
+        for index in pipeline.subscriber.requests.indices {
+            var copy = pipeline
+            copy.subscriber.requests.remove(at: index)
+            result.append(copy)
+        }
+        if pipeline.subscriber.perValue > 0 {
+            var copy = pipeline
+            copy.subscriber.perValue = 0
+            result.append(copy)
+        }
+        if pipeline.subscriber.initial != 0 {
+            var copy = pipeline
+            copy.subscriber.initial = 0
+            result.append(copy)
+        }
+        return result
+    }
+
+    static func smaller(_ source: Source) -> [Source] {
+        switch source {
+        case .subject(let events):
+            return events.indices.map { index in
+                var copy = events
+                copy.remove(at: index)
+                return .subject(copy)
+            }
+        case .currentValue(let initial, let events):
+            return [.subject(events)]
+                + events.indices.map { index in
+                    var copy = events
+                    copy.remove(at: index)
+                    return .currentValue(initial, copy)
+                }
+        case .sequence(let values), .deferred(let values):
+            var result: [Source] = values.indices.map { index in
+                var copy = values
+                copy.remove(at: index)
+                return .sequence(copy)
+            }
+            if case .deferred = source { result.insert(.sequence(values), at: 0) }
+            return result
+        case .future(let value, let tick):
+            return tick == 0 ? [] : [.future(value, at: 0)]
+        case .just, .empty, .fail:
+            return []
+        }
+    }
+
+    static func smaller(_ stage: Stage) -> [Stage] {
+        switch stage {
+        case .zip(let source): smaller(source).map(Stage.zip)
+        case .merge(let source): smaller(source).map(Stage.merge)
+        case .combineLatest(let source): smaller(source).map(Stage.combineLatest)
+        case .prepend(let values): values.indices.map { index in .prepend(values.enumerated().filter { $0.offset != index }.map(\.element)) }
+        case .append(let values): values.indices.map { index in .append(values.enumerated().filter { $0.offset != index }.map(\.element)) }
+        default: []
+        }
+    }
+}

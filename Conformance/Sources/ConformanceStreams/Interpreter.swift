@@ -1,0 +1,268 @@
+// Written once, compiled twice: ConformanceOpenCombine/Interpreter.swift is a symlink to this file, so the
+// two libraries run the very same pipelines. Only `Clock` differs (one per target).
+import ConformanceModel
+
+#if CONFORMANCE_STREAMS
+    import Streams
+
+    /// Runs pipelines on Streams.
+    public enum StreamsRunner {
+        /// The event log of `pipeline` on Streams.
+        public static func run(_ pipeline: Pipeline) -> [String] { Interpreter.run(pipeline) }
+    }
+#else
+    import OpenCombine
+
+    /// Runs pipelines on OpenCombine.
+    public enum OpenCombineRunner {
+        /// The event log of `pipeline` on OpenCombine.
+        public static func run(_ pipeline: Pipeline) -> [String] { Interpreter.run(pipeline) }
+    }
+#endif
+
+typealias Stream = AnyPublisher<Int, TestFailure>
+
+/// Builds a pipeline from its description on one library, runs it on virtual time and logs what the
+/// subscriber sees.
+enum Interpreter {
+    static func run(_ pipeline: Pipeline) -> [String] {
+        let clock = Clock()
+        var stream = source(pipeline.source, clock)
+        for stage in pipeline.stages { stream = apply(stage, to: stream, clock) }
+        let probe = Probe(script: pipeline.subscriber, clock: clock)
+        for request in pipeline.subscriber.requests {
+            clock.at(request.tick) { probe.request(request.count) }
+        }
+        if let tick = pipeline.subscriber.cancelAt { clock.at(tick) { probe.cancel() } }
+        stream.subscribe(probe)
+        clock.run(until: pipeline.horizon)
+        return probe.log
+    }
+
+    static func source(_ source: Source, _ clock: Clock) -> Stream {
+        switch source {
+        case .subject(let events):
+            let subject = PassthroughSubject<Int, TestFailure>()
+            play(events, into: subject, clock)
+            return subject.eraseToAnyPublisher()
+        case .currentValue(let initial, let events):
+            let subject = CurrentValueSubject<Int, TestFailure>(initial)
+            play(events, into: subject, clock)
+            return subject.eraseToAnyPublisher()
+        case .sequence(let values):
+            return values.publisher.setFailureType(to: TestFailure.self).eraseToAnyPublisher()
+        case .just(let value):
+            return Just(value).setFailureType(to: TestFailure.self).eraseToAnyPublisher()
+        case .empty:
+            return Empty<Int, TestFailure>().eraseToAnyPublisher()
+        case .fail(let code):
+            return Fail<Int, TestFailure>(error: .boom(code)).eraseToAnyPublisher()
+        case .deferred(let values):
+            return Deferred { values.publisher.setFailureType(to: TestFailure.self) }.eraseToAnyPublisher()
+        case .future(let value, let tick):
+            let result: Result<Int, TestFailure> = value.map { .success($0) } ?? .failure(.boom(0))
+            return Future<Int, TestFailure> { promise in
+                if tick == 0 { promise(result) } else { clock.at(tick) { promise(result) } }
+            }.eraseToAnyPublisher()
+        }
+    }
+
+    static func play<S: Subject>(_ events: [TimedEvent], into subject: S, _ clock: Clock)
+    where S.Output == Int, S.Failure == TestFailure {
+        for event in events {
+            switch event {
+            case .value(let value, let tick): clock.at(tick) { subject.send(value) }
+            case .finished(let tick): clock.at(tick) { subject.send(completion: .finished) }
+            case .failure(let code, let tick): clock.at(tick) { subject.send(completion: .failure(.boom(code))) }
+            }
+        }
+    }
+
+    static func inner(_ inner: Inner, _ value: Int, _ clock: Clock) -> Stream {
+        switch inner {
+        case .just:
+            return Just(value).setFailureType(to: TestFailure.self).eraseToAnyPublisher()
+        case .pair:
+            return [value, value + 100].publisher.setFailureType(to: TestFailure.self).eraseToAnyPublisher()
+        case .delayed(let ticks):
+            return Just(value).setFailureType(to: TestFailure.self)
+                .delay(for: clock.interval(ticks), scheduler: clock.scheduler).eraseToAnyPublisher()
+        case .failingOn(let divisor):
+            if value % divisor == 0 { return Fail<Int, TestFailure>(error: .boom(value)).eraseToAnyPublisher() }
+            return Just(value).setFailureType(to: TestFailure.self).eraseToAnyPublisher()
+        }
+    }
+
+    static func apply(_ stage: Stage, to stream: Stream, _ clock: Clock) -> Stream {
+        switch stage {
+        case .map(let n):
+            return stream.map { $0 + n }.eraseToAnyPublisher()
+        case .tryMap(let n):
+            return stream.tryMap { value -> Int in
+                if value % n == 0 { throw TestFailure.boom(value) }
+                return value
+            }.mapError { ($0 as? TestFailure) ?? .boom(-1) }.eraseToAnyPublisher()
+        case .filter(let n):
+            return stream.filter { $0 % n == 0 }.eraseToAnyPublisher()
+        case .compactMap(let n):
+            return stream.compactMap { $0 % n == 0 ? nil : $0 }.eraseToAnyPublisher()
+        case .mapError:
+            return stream.mapError { $0 }.eraseToAnyPublisher()
+        case .removeDuplicates:
+            return stream.removeDuplicates().eraseToAnyPublisher()
+        case .scan:
+            return stream.scan(0) { $0 + $1 }.eraseToAnyPublisher()
+        case .reduce:
+            return stream.reduce(0) { $0 + $1 }.eraseToAnyPublisher()
+        case .collect:
+            return stream.collect().map { $0.reduce(0, +) }.eraseToAnyPublisher()
+        case .collectCount(let n):
+            return stream.collect(n).map { $0.reduce(0, +) }.eraseToAnyPublisher()
+        case .prefix(let n):
+            return stream.prefix(n).eraseToAnyPublisher()
+        case .first:
+            return stream.first().eraseToAnyPublisher()
+        case .firstWhere(let n):
+            return stream.first { $0 > n }.eraseToAnyPublisher()
+        case .dropFirst(let n):
+            return stream.dropFirst(n).eraseToAnyPublisher()
+        case .handleEvents:
+            return stream.handleEvents(receiveOutput: { _ in }).eraseToAnyPublisher()
+        case .catchJust(let n):
+            return stream.catch { _ in Just(n).setFailureType(to: TestFailure.self) }.eraseToAnyPublisher()
+        case .replaceError(let n):
+            return stream.replaceError(with: n).setFailureType(to: TestFailure.self).eraseToAnyPublisher()
+        case .retry(let n):
+            return stream.retry(n).eraseToAnyPublisher()
+        case .share:
+            return stream.share().eraseToAnyPublisher()
+        case .flatMap(let limit, let kind):
+            let demand: Subscribers.Demand = limit.map { .max($0) } ?? .unlimited
+            return stream.flatMap(maxPublishers: demand) { inner(kind, $0, clock) }.eraseToAnyPublisher()
+        case .switchToLatest(let kind):
+            return stream.map { inner(kind, $0, clock) }.switchToLatest().eraseToAnyPublisher()
+        case .zip(let other), .merge(let other), .combineLatest(let other):
+            #if CONFORMANCE_STREAMS
+                let second = source(other, clock)
+                if case .merge = stage { return stream.merge(with: second).eraseToAnyPublisher() }
+                if case .combineLatest = stage { return stream.combineLatest(second) { $0 + $1 }.eraseToAnyPublisher() }
+                return stream.zip(second) { $0 + $1 }.eraseToAnyPublisher()
+            #else
+                return noReference(stage)
+            #endif
+        case .shareReplay(let count):
+            #if CONFORMANCE_STREAMS
+                return stream.share(replay: count).eraseToAnyPublisher()
+            #else
+                return noReference(stage)
+            #endif
+        case .retryBackoff(let retries, let delay):
+            #if CONFORMANCE_STREAMS
+                return stream.retry(
+                    maxRetries: retries, backoff: .constant(clock.interval(delay)), scheduler: clock.scheduler
+                ).eraseToAnyPublisher()
+            #else
+                return noReference(stage)
+            #endif
+        case .prepend(let values):
+            return stream.prepend(values).eraseToAnyPublisher()
+        case .append(let values):
+            return stream.append(values).eraseToAnyPublisher()
+        case .debounce(let ticks):
+            return stream.debounce(for: clock.interval(ticks), scheduler: clock.scheduler).eraseToAnyPublisher()
+        case .throttle(let ticks, let latest):
+            return stream.throttle(for: clock.interval(ticks), scheduler: clock.scheduler, latest: latest)
+                .eraseToAnyPublisher()
+        case .delay(let ticks):
+            return stream.delay(for: clock.interval(ticks), scheduler: clock.scheduler).eraseToAnyPublisher()
+        case .timeout(let ticks):
+            return stream.timeout(clock.interval(ticks), scheduler: clock.scheduler, customError: { .boom(99) })
+                .eraseToAnyPublisher()
+        case .receiveOn:
+            return stream.receive(on: clock.scheduler).eraseToAnyPublisher()
+        case .subscribeOn:
+            return stream.subscribe(on: clock.scheduler).eraseToAnyPublisher()
+        }
+    }
+}
+
+#if CONFORMANCE_OPENCOMBINE
+    /// A stage without a working OpenCombine counterpart (see `Stage.hasReference`): the check never runs such
+    /// a pipeline on OpenCombine; if it did, this failure would show as a mismatch rather than pass silently.
+    func noReference(_ stage: Stage) -> Stream {
+        Fail(error: TestFailure.boom(-99)).eraseToAnyPublisher()
+    }
+#endif
+
+/// The hand-written subscriber: requests as scripted, logs every call with its tick, and logs a contract
+/// violation it sees (a value beyond demand, an event after the completion or after its own cancel, a
+/// second subscription) as a line starting with `!`.
+final class Probe: Subscriber {
+    typealias Input = Int
+    typealias Failure = TestFailure
+
+    let script: SubscriberScript
+    let clock: Clock
+    private(set) var log: [String] = []
+    var subscription: (any Subscription)?
+    var demand = Subscribers.Demand.none
+    var values = 0
+    var isCancelled = false
+    var isCompleted = false
+
+    init(script: SubscriberScript, clock: Clock) {
+        self.script = script
+        self.clock = clock
+    }
+
+    func note(_ event: String) { log.append("\(clock.tick) \(event)") }
+
+    func receive(subscription: any Subscription) {
+        if self.subscription != nil { note("! second subscription") }
+        note("subscription")
+        self.subscription = subscription
+        if script.cancelOnSubscription { return cancel() }
+        if let initial = script.initial { request(initial == 0 ? .unlimited : .max(initial)) }
+    }
+
+    func receive(_ input: Int) -> Subscribers.Demand {
+        if subscription == nil { note("! value before the subscription") }
+        if isCancelled { note("! value after cancel") }
+        if isCompleted { note("! value after completion") }
+        if demand == .none { note("! value beyond demand") } else { demand -= 1 }
+        note("value \(input)")
+        values += 1
+        if values == script.cancelOnValue {
+            cancel()
+            return .none
+        }
+        guard script.perValue > 0 else { return .none }
+        demand += .max(script.perValue)
+        return .max(script.perValue)
+    }
+
+    func receive(completion: Subscribers.Completion<TestFailure>) {
+        if subscription == nil { note("! completion before the subscription") }
+        if isCancelled { note("! completion after cancel") }
+        if isCompleted { note("! second completion") }
+        isCompleted = true
+        switch completion {
+        case .finished: note("finished")
+        case .failure(let error): note("failure \(error)")
+        }
+    }
+
+    func request(_ count: Int) { request(.max(count)) }
+
+    func request(_ more: Subscribers.Demand) {
+        guard !isCancelled, !isCompleted, let subscription else { return }
+        demand += more
+        subscription.request(more)
+    }
+
+    func cancel() {
+        guard !isCancelled, !isCompleted else { return }
+        isCancelled = true
+        subscription?.cancel()
+    }
+}
