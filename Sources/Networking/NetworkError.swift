@@ -18,7 +18,8 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     case timeout
     /// The request was cancelled by its caller (task cancellation or publisher cancellation).
     case cancelled
-    /// A response arrived with a status code outside the endpoint's acceptable codes.
+    /// A response arrived with a status code outside the endpoint's acceptable codes. ``description`` shows
+    /// the body as one line of at most ``descriptionSnippetLength`` characters (an HTML page without its tags).
     case unacceptableStatus(code: Int, body: String)
     /// The body could not be decoded as the expected type.
     case decoding(path: String, description: String)
@@ -34,7 +35,8 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         case .transport(let error): "transport error: \(Self.explanation(of: error))"
         case .timeout: "the request timed out"
         case .cancelled: "the request was cancelled"
-        case .unacceptableStatus(let code, let body): body.isEmpty ? "HTTP \(code)" : "HTTP \(code): \(body)"
+        case .unacceptableStatus(let code, let body):
+            Self.oneLine(body).isEmpty ? "HTTP \(code)" : "HTTP \(code): \(Self.oneLine(body))"
         case .decoding(let path, let description):
             path.isEmpty ? "malformed response: \(description)" : "malformed response at \(path): \(description)"
         case .unauthorized: "unauthorized (HTTP 401)"
@@ -42,13 +44,77 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The most characters of a response body that ``description`` shows.
+    public static let descriptionSnippetLength = 120
+
     /// A one-line explanation of a transport error: Foundation errors give their localized description (not the
-    /// whole `userInfo` dump), with the `URLError` code; other errors their `description`.
+    /// whole `userInfo` dump), with the `URLError` code; where Foundation has no words for it (`The operation
+    /// could not be completed. (NSURLErrorDomain error -1000.)`), the code is explained here. Other errors give
+    /// their `description`.
     static func explanation(of error: any Error) -> String {
         if let urlError = error as? URLError {
-            return "\(urlError.localizedDescription) (URLError \(urlError.code.rawValue))"
+            return "\(explanation(of: urlError)) (URLError \(urlError.code.rawValue))"
         }
-        if type(of: error) is NSError.Type { return (error as NSError).localizedDescription }
+        if type(of: error) is NSError.Type {
+            let nsError = error as NSError
+            if isGeneric(nsError.localizedDescription),
+                let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
+                !isGeneric(underlying.localizedDescription)
+            {
+                return underlying.localizedDescription
+            }
+            return nsError.localizedDescription
+        }
         return String(describing: error)
+    }
+
+    /// Foundation's words for `error` when it has some, else an explanation of its code.
+    private static func explanation(of error: URLError) -> String {
+        if error.code == .badURL, let host = error.failingURL?.host, host.contains(":") {
+            return "URLSession on this platform cannot connect to an IPv6 address written in the URL "
+                + "(a FoundationNetworking limitation); use a host name that resolves to it, "
+                + "such as localhost for [::1]"
+        }
+        let text = error.localizedDescription
+        if !isGeneric(text) { return text }
+        switch error.code {
+        case .badURL:
+            return "the address \(error.failingURL?.absoluteString ?? "") is not a URL that can be loaded; check it"
+        case .unsupportedURL: return "the address is not an http or https URL"
+        case .cannotFindHost, .dnsLookupFailed: return "the server's host name could not be found; check the address"
+        case .cannotConnectToHost:
+            return "could not connect to the server; check that it is running and that the address and port are right"
+        case .networkConnectionLost: return "the connection to the server was lost"
+        case .notConnectedToInternet: return "there is no network connection"
+        case .timedOut: return "the server did not answer in time"
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
+            return "a secure (TLS) connection to the server could not be established"
+        case .badServerResponse, .cannotParseResponse, .cannotDecodeRawData, .cannotDecodeContentData:
+            return "the server's answer is not valid HTTP"
+        case .dataLengthExceedsMaximum: return "the server's answer is larger than allowed"
+        case .cancelled: return "the request was cancelled"
+        default: return "the request could not be sent"
+        }
+    }
+
+    /// Whether `text` is Foundation's wording for an error it has no words for.
+    private static func isGeneric(_ text: String) -> Bool {
+        text.isEmpty || text.contains("(NSURLErrorDomain error") || text.contains("(NSCocoaErrorDomain error")
+            || text.contains("(NSPOSIXErrorDomain error")
+    }
+
+    /// `body` as one line for a message: markup tags dropped when it looks like HTML or XML, every run of
+    /// white space (line breaks included) made one space, cut to ``descriptionSnippetLength`` characters with a
+    /// trailing `…`.
+    static func oneLine(_ body: String) -> String {
+        var text = body.trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.hasPrefix("<") {
+            text = text.replacingOccurrences(of: "<[^>]*>", with: " ", options: .regularExpression)
+        }
+        let words = text.split(whereSeparator: { $0.isWhitespace || $0.isNewline })
+        let line = words.joined(separator: " ")
+        guard line.count > descriptionSnippetLength else { return line }
+        return String(line.prefix(descriptionSnippetLength)) + "…"
     }
 }

@@ -5,7 +5,8 @@ import Foundation
 /// - `EmptyResponse` decodes from any body without reading it.
 /// - An empty body for any other type is `.decoding(path: "", description: "empty body …")`.
 /// - A `DecodingError` becomes `.decoding(path:description:)`, where `path` is the coding path in the JSON,
-///   e.g. `[3].price` or `address.geo.lat`, and `description` the decoder's explanation.
+///   e.g. `[3].price` or `address.geo.lat`, and `description` the decoder's explanation (`the key is missing`
+///   for a missing key, whose name ends the path; never a `CodingKeys(…)` dump).
 ///
 /// ```swift
 /// let users = try ResponseDecoding.decode([User].self, from: response.body, decoder: JSONDecoder())
@@ -34,7 +35,8 @@ public enum ResponseDecoding {
         case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
             return .decoding(path: path(context.codingPath), description: explanation(context))
         case .keyNotFound(let key, let context):
-            return .decoding(path: path(context.codingPath + [key]), description: explanation(context))
+            return .decoding(
+                path: path(context.codingPath + [key]), description: "the key is missing")
         @unknown default:
             return .decoding(path: "", description: String(describing: error))
         }
@@ -53,8 +55,9 @@ public enum ResponseDecoding {
         return text
     }
 
+    /// The decoder's explanation, with the underlying error's words (never its `userInfo` dump).
     private static func explanation(_ context: DecodingError.Context) -> String {
         guard let underlying = context.underlyingError else { return context.debugDescription }
-        return context.debugDescription + " (" + String(describing: underlying) + ")"
+        return context.debugDescription + " (" + NetworkError.explanation(of: underlying) + ")"
     }
 }

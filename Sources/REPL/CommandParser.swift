@@ -63,7 +63,7 @@ public enum CommandParser {
         guard let help = CommandHelp.named(name) else {
             let names = CommandHelp.all.flatMap { [$0.name] + $0.aliases }
             let suggestion = Suggestion.closest(to: name, in: names).map { "did you mean \($0)? " } ?? ""
-            throw CommandError("unknown command '\(name)' (\(suggestion)type :help for the list)")
+            throw CommandError("unknown command \(quoted(name)) (\(suggestion)type :help for the list)")
         }
         return .command(try command(help, arguments: rest))
     }
@@ -114,7 +114,7 @@ public enum CommandParser {
         let word = words[0].lowercased()
         if let match = sortNames.first(where: { $0.name == word }) { return match.sort }
         let suggestion = Suggestion.closest(to: word, in: sortNames.map(\.name)).map { "did you mean \($0)? " } ?? ""
-        throw CommandError("unknown sort '\(words[0])' (\(suggestion)usage: \(help.usage))")
+        throw CommandError("unknown sort \(quoted(words[0])) (\(suggestion)usage: \(help.usage))")
     }
 
     private static func names(_ arguments: String) -> Set<String> {
@@ -145,7 +145,7 @@ public enum CommandParser {
             return .setQuantity(productID: words[1], quantity: try quantity(words[2], minimum: 0))
         case _ where !actions.contains(action) && action != "qty":
             let suggestion = Suggestion.closest(to: action, in: actions).map { "did you mean \($0)? " } ?? ""
-            throw CommandError("unknown :cart action '\(words[0])' (\(suggestion)usage: \(help.usage))")
+            throw CommandError("unknown :cart action \(quoted(words[0])) (\(suggestion)usage: \(help.usage))")
         default:
             let form = help.details.first { $0.hasPrefix(":cart \(action == "qty" ? "quantity" : action)") }
             let usage = form.map { $0.components(separatedBy: "  ")[0] }
@@ -155,7 +155,7 @@ public enum CommandParser {
 
     private static func quantity(_ text: String, minimum: Int) throws(CommandError) -> Int {
         guard let value = Int(text), value >= minimum else {
-            throw CommandError("the quantity must be a whole number ≥ \(minimum), not '\(text)'")
+            throw CommandError("the quantity must be a whole number ≥ \(minimum), not \(quoted(text))")
         }
         return value
     }
@@ -166,8 +166,21 @@ public enum CommandParser {
         do {
             return .remote(try REPLOptions.serverURL(words[0]))
         } catch {
-            throw CommandError("'\(words[0])' is neither 'local' nor an http(s) address (usage: \(help.usage))")
+            guard case .invalidServer(_, let reason) = error else { throw usage(help) }
+            throw CommandError(
+                "cannot use \(quoted(words[0])) as the source: \(reason) "
+                    + "(usage: \(help.usage), e.g. :source http://127.0.0.1:8080)")
         }
+    }
+
+    /// The most characters of the input repeated in a message: an error stays one short line however long the
+    /// line typed was.
+    static let maximumQuotedLength = 40
+
+    /// `text` in single quotes, cut to ``maximumQuotedLength`` characters with a trailing `…`.
+    static func quoted(_ text: some StringProtocol) -> String {
+        let shown = text.count > maximumQuotedLength ? text.prefix(maximumQuotedLength) + "…" : String(text)
+        return "'" + shown + "'"
     }
 
     private static func usage(_ help: CommandHelp) -> CommandError {
@@ -178,6 +191,6 @@ public enum CommandParser {
         let names = CommandHelp.all.map(\.name)
         let name = topic.hasPrefix(":") ? topic : ":" + topic
         let suggestion = Suggestion.closest(to: name, in: names).map { "did you mean \($0)? " } ?? ""
-        return CommandError("no command '\(topic)' to explain (\(suggestion)type :help for the list)")
+        return CommandError("no command \(quoted(topic)) to explain (\(suggestion)type :help for the list)")
     }
 }

@@ -14,4 +14,14 @@ public enum OutputLine: Equatable, Sendable {
     case error(String)
     /// The interactive prompt, for stdout without a newline.
     case prompt(String)
+
+    /// The same line with its text made safe for a terminal (``TerminalText/escaped(_:)``): control
+    /// characters and bidirectional overrides shown as `\u{XX}`, printable text kept.
+    public var escaped: OutputLine {
+        switch self {
+        case .output(let text): .output(TerminalText.escaped(text))
+        case .error(let text): .error(TerminalText.escaped(text))
+        case .prompt(let text): .prompt(TerminalText.escaped(text))
+        }
+    }
 }

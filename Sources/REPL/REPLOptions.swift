@@ -2,8 +2,9 @@ import Foundation
 
 /// The command-line options of `streams-repl`, parsed from its arguments.
 ///
-/// - `--server URL` (or `--server=URL`): use a remote server (an `http` or `https` address) instead of the
-///   bundled data.
+/// - `--server URL` (or `--server=URL`): use a remote server (an `http` or `https` address; a host name, an
+///   IPv4 address or a bracketed IPv6 address such as `[::1]`; a port from 1 to 65535) instead of the bundled
+///   data. The address is checked here, so a mistake is explained before anything is sent.
 /// - `--data-dir PATH` (or `--data-dir=PATH`): where the count, favourites and basket are kept; by default
 ///   `$XDG_DATA_HOME/streams-repl`, else `~/.local/share/streams-repl`.
 /// - `--help` / `-h` and `--version`: print and exit 0. Anything else is a ``REPLOptionsError`` (the tool
@@ -61,8 +62,8 @@ public struct REPLOptions: Equatable, Sendable {
     /// Parses `arguments` (without the program's name); `environment` and `home` choose the default data
     /// directory.
     ///
-    /// - Throws: ``REPLOptionsError`` for an unknown option, a missing value, an unusable server address or an
-    ///   unexpected argument.
+    /// - Throws: ``REPLOptionsError`` for an unknown option, a missing value, an unusable server address (a bad
+    ///   scheme, host or port) or an unexpected argument.
     public static func parse(
         _ arguments: [String], environment: [String: String], home: String
     ) throws(REPLOptionsError) -> REPLOptions {
@@ -105,12 +106,10 @@ public struct REPLOptions: Equatable, Sendable {
             .appendingPathComponent(".local/share/streams-repl")
     }
 
-    /// A server address: `http` or `https` with a host.
+    /// A server address: `http` or `https`, a host name, IPv4 address or bracketed IPv6 address, an optional
+    /// port from 1 to 65535 (see `ServerAddress`).
     static func serverURL(_ text: String) throws(REPLOptionsError) -> URL {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-            let host = url.host, !host.isEmpty
-        else { throw .invalidServer(text) }
-        return url
+        try ServerAddress.url(from: text)
     }
 
     private static func split(_ argument: String) -> (name: String, value: String?) {
@@ -139,19 +138,27 @@ public enum REPLOptionsError: Error, Equatable, Sendable, CustomStringConvertibl
     case unknownOption(String, suggestion: String?)
     /// An option that needs a value came last (or with an empty value).
     case missingValue(option: String)
-    /// `--server` was given something that is not an `http`/`https` address with a host.
-    case invalidServer(String)
+    /// `--server` was given something that is not a usable `http`/`https` address; `reason` says why (a port
+    /// out of range, a malformed host…).
+    case invalidServer(String, reason: String)
     /// A word that is not an option (the tool takes none).
     case unexpectedArgument(String)
+
+    /// The most characters of an argument repeated in a message.
+    static let maximumQuotedLength = 80
 
     /// One line explaining the problem.
     public var description: String {
         switch self {
         case .unknownOption(let option, let suggestion):
-            "unknown option '\(option)'" + (suggestion.map { " (did you mean \($0)?)" } ?? "")
+            "unknown option '\(option.prefix(Self.maximumQuotedLength))'"
+                + (suggestion.map { " (did you mean \($0)?)" } ?? "")
         case .missingValue(let option): "\(option) needs a value"
-        case .invalidServer(let text): "--server needs an http or https address with a host, not '\(text)'"
-        case .unexpectedArgument(let argument): "unexpected argument '\(argument)' (streams-repl takes only options)"
+        case .invalidServer(let text, let reason):
+            "cannot use '\(text.prefix(Self.maximumQuotedLength))' as the server: \(reason) "
+                + "(give an http or https address, such as http://127.0.0.1:8080 or http://[::1]:8080)"
+        case .unexpectedArgument(let argument):
+            "unexpected argument '\(argument.prefix(Self.maximumQuotedLength))' (streams-repl takes only options)"
         }
     }
 }

@@ -125,7 +125,7 @@ public enum Renderer {
 
     /// The stderr line for a failed fetch.
     public static func fetchFailed(_ message: String) -> String {
-        "fetch failed: \(message)"
+        "fetch failed: \(message) (:fetch to try again)"
     }
 
     /// `count 3`.
@@ -164,7 +164,7 @@ public enum Renderer {
 
     /// The stderr line for a failed refresh (the rows shown are the previous ones).
     public static func pricesFailed(_ message: String) -> String {
-        "prices could not be refreshed: \(message)"
+        "prices could not be refreshed: \(message) (:refresh to try again)"
     }
 
     // MARK: Users
@@ -184,7 +184,7 @@ public enum Renderer {
 
     /// The stderr line for a failed users load.
     public static func usersFailed(_ message: String) -> String {
-        "users could not be loaded: \(message)"
+        "users could not be loaded: \(message) (:users to try again)"
     }
 
     // MARK: Values

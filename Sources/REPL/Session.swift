@@ -14,6 +14,8 @@ import Streams
 /// - Output: ``output`` publishes ``OutputLine``s: results on `.output`, problems on `.error` (the session
 ///   goes on), and in interactive mode a banner, a `.prompt` whenever the session waits for input, and state
 ///   lines ("searching…"). Piped (not interactive): only results and errors, so scripts see stable output.
+///   Every line is escaped for the terminal (``TerminalText``): text from the server, the store or the input
+///   shows control characters and bidirectional overrides as `\u{XX}`, never acts on them.
 /// - End: when the input finishes (or `:quit` runs), the session finishes pending work — the last debounced
 ///   search and its answer, requests in flight (store writes are synchronous) — then ``output`` finishes.
 ///   ``isIdle`` tells whether everything has settled.
@@ -298,9 +300,11 @@ public final class Session: @unchecked Sendable {
         subscription?.cancel()
     }
 
-    /// Publishes lines (never under a lock).
+    /// Publishes lines (never under a lock): the one place every line leaves the session, so every line is
+    /// escaped here (``OutputLine/escaped``) — product names, server messages, echoed input, stored favourites
+    /// alike — and none can reach the terminal with a control sequence in it.
     func emit(_ lines: [OutputLine]) {
-        for line in lines { outputSubject.send(line) }
+        for line in lines { outputSubject.send(line.escaped) }
     }
 
     private func publishIdle() {

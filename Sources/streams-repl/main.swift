@@ -36,7 +36,7 @@ func runREPL() -> Never {
     do {
         options = try REPLOptions.parse(Array(CommandLine.arguments.dropFirst()), environment: environment, home: home)
     } catch {
-        writeText("streams-repl: \(error)\n\n\(REPLOptions.usage)\n", to: STDERR_FILENO)
+        writeText(StartupMessage.options(error) + "\n", to: STDERR_FILENO)
         exit(2)
     }
     switch options.action {
@@ -59,8 +59,7 @@ func runREPL() -> Never {
     do {
         store = try FeatureStore(directory: options.dataDirectory)
     } catch {
-        writeText(
-            "streams-repl: cannot use the data directory \(options.dataDirectory.path): \(error)\n", to: STDERR_FILENO)
+        writeText(StartupMessage.store(error, directory: options.dataDirectory) + "\n", to: STDERR_FILENO)
         exit(1)
     }
 
@@ -70,10 +69,11 @@ func runREPL() -> Never {
             input: lines, store: store, scheduler: queue, source: options.server.map { .remote($0) } ?? .local,
             isInteractive: isInteractive)
     } catch {
-        writeText("streams-repl: cannot start: \(error)\n", to: STDERR_FILENO)
+        writeText(StartupMessage.session(error) + "\n", to: STDERR_FILENO)
         exit(1)
     }
 
+    // The session escapes every line it publishes (TerminalText), so outside text is printed safely here.
     let printing = session.output.sink(
         receiveCompletion: { _ in exit(0) },
         receiveValue: { line in

@@ -55,7 +55,8 @@ import Testing
             "unknown :cart action 'ad' (did you mean add? usage: :cart [show|add|remove|quantity|checkout])"
         ),
         (":source", "wrong arguments for :source (usage: :source local|URL)"),
-        (":source nowhere", "'nowhere' is neither 'local' nor an http(s) address (usage: :source local|URL)"),
+        (":source nowhere", "cannot use 'nowhere' as the source: it does not start with http:// or https:// "
+                + "(usage: :source local|URL, e.g. :source http://127.0.0.1:8080)"),
         (":help a b", "wrong arguments for :help (usage: :help [COMMAND])"),
         (":help srot", "no command 'srot' to explain (did you mean :sort? type :help for the list)"),
     ])

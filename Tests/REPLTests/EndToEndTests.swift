@@ -141,10 +141,39 @@ import Testing
         #expect(run.stderr.contains("is unreadable"))
         #expect(run.stderr.contains("it was moved to"))
         let kept = try FileManager.default.contentsOfDirectory(atPath: data.path)
-        #expect(kept.contains { $0.hasPrefix(FeatureStore.fileName + ".corrupt-") })
+        let moved = try #require(kept.first { $0.hasPrefix(FeatureStore.fileName + ".corrupt-") })
+        // One line saying the next start begins empty, and the command that restores the file instead.
+        let store = data.appendingPathComponent(FeatureStore.fileName).path
+        #expect(run.stderrLines.count == 1)
+        #expect(run.stderr.contains("so the next start begins with an empty store"))
+        #expect(run.stderr.hasSuffix("mv \(data.appendingPathComponent(moved).path) \(store)\n"))
         let next = try await REPLProcess.run(["--data-dir", data.path], script: ":count\n")
         #expect(next.status == 0)
         #expect(next.stdoutLines == ["count 0"])
+    }
+
+    @Test func aBadServerAddressIsExplainedBeforeAnythingIsSent() async throws {
+        let data = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let run = try await REPLProcess.run(
+            ["--data-dir", data.path, "--server", "http://127.0.0.1:99999"], script: ":fetch\n")
+        #expect(run.status == 2)
+        #expect(run.stdout == "")
+        #expect(
+            run.stderrLines.first
+                == "streams-repl: cannot use 'http://127.0.0.1:99999' as the server: the port 99999 is not a number "
+                + "from 1 to 65535 (give an http or https address, such as http://127.0.0.1:8080 or http://[::1]:8080)")
+        #expect(!run.stderr.contains("NSURLErrorDomain"))
+    }
+
+    @Test func aStoreWithControlCharactersInItsPathIsPrintedEscaped() async throws {
+        let data = temporaryDirectory().appendingPathComponent("x\u{1B}]0;pwned\u{07}")
+        defer { try? FileManager.default.removeItem(at: data.deletingLastPathComponent()) }
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        try Data("{".utf8).write(to: data.appendingPathComponent(FeatureStore.fileName))
+        let run = try await REPLProcess.run(["--data-dir", data.path], script: ":count\n")
+        #expect(run.status == 1)
+        #expect(!run.stderr.contains("\u{1B}") && run.stderr.contains(#"x\u{1B}]0;pwned\u{07}"#))
     }
 
     @Test func serverModeTalksHTTPToTheLoopbackServer() async throws {

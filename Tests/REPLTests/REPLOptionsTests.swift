@@ -49,8 +49,11 @@ import Testing
         (["--server"], .missingValue(option: "--server")),
         (["--data-dir"], .missingValue(option: "--data-dir")),
         (["--data-dir="], .missingValue(option: "--data-dir")),
-        (["--server", "ftp://host"], .invalidServer("ftp://host")),
-        (["--server", "localhost:8080"], .invalidServer("localhost:8080")),
+        (["--server", "ftp://host"], .invalidServer("ftp://host", reason: "the scheme 'ftp' is not http or https")),
+        (
+            ["--server", "localhost:8080"],
+            .invalidServer("localhost:8080", reason: "it does not start with http:// or https://")
+        ),
         (["extra"], .unexpectedArgument("extra")),
     ])
     func mistakesAreTypedErrors(arguments: [String], error: REPLOptionsError) {
@@ -63,11 +66,82 @@ import Testing
                 == "unknown option '--sever' (did you mean --server?)")
         #expect(REPLOptionsError.missingValue(option: "--server").description == "--server needs a value")
         #expect(
-            REPLOptionsError.invalidServer("x").description
-                == "--server needs an http or https address with a host, not 'x'")
+            REPLOptionsError.invalidServer("x", reason: "it does not start with http:// or https://").description
+                == "cannot use 'x' as the server: it does not start with http:// or https:// "
+                + "(give an http or https address, such as http://127.0.0.1:8080 or http://[::1]:8080)")
         #expect(
             REPLOptionsError.unexpectedArgument("x").description
                 == "unexpected argument 'x' (streams-repl takes only options)")
+    }
+}
+
+/// `--server` is checked up front: every mistake is a sentence naming it, never a URL-loading error code later.
+@Suite struct ServerAddressOptionTests {
+    private func parse(_ server: String) throws(REPLOptionsError) -> REPLOptions {
+        try REPLOptions.parse(["--server", server], environment: [:], home: "/home/ada")
+    }
+
+    private func reason(_ server: String) -> String? {
+        do {
+            _ = try parse(server)
+            return nil
+        } catch {
+            guard case .invalidServer(_, let reason) = error else { return "\(error)" }
+            return reason
+        }
+    }
+
+    @Test(arguments: [
+        "http://[::1]:8080", "http://[::1]", "https://[2001:db8::42]:443/api", "http://[fe80::1%25eth0]:80",
+        "http://127.0.0.1:8080", "http://localhost", "https://example.com/api", "http://my_host.internal:1",
+        "http://example.com.:65535", "HTTP://EXAMPLE.COM",
+    ])
+    func goodAddressesAreAccepted(server: String) throws {
+        #expect(try parse(server).server == URL(string: server))
+    }
+
+    @Test(arguments: [
+        ("http://127.0.0.1:99999", "the port 99999 is not a number from 1 to 65535"),
+        ("http://127.0.0.1:0", "the port 0 is not a number from 1 to 65535"),
+        ("http://127.0.0.1:", "the ':' after the host must be followed by a port number"),
+        ("http://127.0.0.1:8o", "the port 8o is not a number from 1 to 65535"),
+        ("http://::1:8080", "an IPv6 address must be written in brackets, as in http://[::1]:8080"),
+        ("http://[::1:8080", "the IPv6 address has no closing ']'"),
+        ("http://[::g]:8080", "'::g' is not an IPv6 address"),
+        ("http://[::1]x:8080", "only ':PORT' may follow the bracketed IPv6 address"),
+        ("http://a..b", "the host 'a..b' has an empty part between dots"),
+        ("http://exa mple.com", "an address cannot contain spaces or control characters"),
+        ("http://bad\u{1B}]0;x\u{07}host", "an address cannot contain spaces or control characters"),
+        ("http://exa$mple.com", "the host 'exa$mple.com' contains '$', which a host name cannot hold"),
+        ("http://-bad.com", "the host name part '-bad' cannot start or end with '-'"),
+        ("http://300.1.1.1", "'300.1.1.1' is not an IPv4 address (four numbers from 0 to 255)"),
+        ("http://", "it has no host"),
+        ("http://:8080", "it has no host"),
+        ("ftp://host", "the scheme 'ftp' is not http or https"),
+        ("localhost:8080", "it does not start with http:// or https://"),
+        ("", "the address is empty"),
+    ])
+    func mistakesAreExplained(server: String, expected: String) {
+        #expect(reason(server) == expected)
+    }
+
+    @Test func theMessageIsOneSentenceWithAnExample() {
+        let error = REPLOptionsError.invalidServer(
+            "http://127.0.0.1:99999", reason: "the port 99999 is not a number from 1 to 65535")
+        #expect(
+            error.description
+                == "cannot use 'http://127.0.0.1:99999' as the server: the port 99999 is not a number from 1 to "
+                + "65535 (give an http or https address, such as http://127.0.0.1:8080 or http://[::1]:8080)")
+    }
+
+    @Test func theSourceCommandExplainsABadAddressTheSameWay() throws {
+        #expect(throws: CommandError(
+            "cannot use 'http://127.0.0.1:99999' as the source: the port 99999 is not a number from 1 to 65535 "
+                + "(usage: :source local|URL, e.g. :source http://127.0.0.1:8080)")) {
+            try CommandParser.parse(":source http://127.0.0.1:99999")
+        }
+        let ipv6 = try #require(URL(string: "http://[::1]:8080"))
+        #expect(try CommandParser.parse(":source http://[::1]:8080") == .command(.source(.remote(ipv6))))
     }
 }
 

@@ -65,7 +65,8 @@ import Testing
         let state = FetchCounterState(lastStatusCode: 404, count: 3, isLoading: false, lastError: nil)
         #expect(Renderer.fetched(state) == "HTTP 404, count 3")
         #expect(Renderer.count(3) == "count 3")
-        #expect(Renderer.fetchFailed("the request timed out") == "fetch failed: the request timed out")
+        #expect(
+            Renderer.fetchFailed("the request timed out") == "fetch failed: the request timed out (:fetch to try again)")
     }
 
     @Test func pricesShowDirectionsFilterAndAreCut() {
@@ -81,7 +82,7 @@ import Testing
                 #"prices: 1 currency matching "c24""#, "  C24                       24  up",
             ])
         #expect(Renderer.prices(state, filter: "zz") == [#"no currency matches "zz""#])
-        #expect(Renderer.pricesFailed("HTTP 503") == "prices could not be refreshed: HTTP 503")
+        #expect(Renderer.pricesFailed("HTTP 503") == "prices could not be refreshed: HTTP 503 (:refresh to try again)")
     }
 
     @Test func usersList() throws {
@@ -96,6 +97,6 @@ import Testing
                 "    7  Ada Lovelace              @ada                ada@example.com             London",
             ])
         #expect(Renderer.users([]) == ["no users"])
-        #expect(Renderer.usersFailed("HTTP 500") == "users could not be loaded: HTTP 500")
+        #expect(Renderer.usersFailed("HTTP 500") == "users could not be loaded: HTTP 500 (:users to try again)")
     }
 }

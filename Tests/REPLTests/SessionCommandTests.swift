@@ -74,7 +74,7 @@ import Testing
         let harness = try SessionHarness()
         harness.local.fail("/status", with: .timeout)
         let output = harness.run(":fetch", ":count")
-        #expect(output.errors == ["fetch failed: the request timed out"])
+        #expect(output.errors == ["fetch failed: the request timed out (:fetch to try again)"])
         #expect(output.outputs == ["count 0"])
     }
 
@@ -106,7 +106,7 @@ import Testing
         harness.local.fail("/crypto", with: .unacceptableStatus(code: 503, body: "busy"))
         let output = harness.run(":refresh")
         #expect(output.outputs.last == "  BTC2              1.80800715  new")
-        #expect(output.errors == ["prices could not be refreshed: HTTP 503: busy"])
+        #expect(output.errors == ["prices could not be refreshed: HTTP 503: busy (:refresh to try again)"])
         #expect(harness.local.count("/crypto") == 5)  // the first load, then 1 + 3 retries
     }
 
@@ -121,7 +121,7 @@ import Testing
         #expect(harness.run(":users").outputs.count == 11)
         #expect(harness.local.count("/users") == 2)
         harness.local.fail("/users", with: .unacceptableStatus(code: 500, body: ""))
-        #expect(harness.run(":users").errors == ["users could not be loaded: HTTP 500"])
+        #expect(harness.run(":users").errors == ["users could not be loaded: HTTP 500 (:users to try again)"])
     }
 
     @Test func sourceSwitchesEveryViewModelAndSearchesTheTextAgain() throws {
@@ -150,7 +150,8 @@ import Testing
         #expect(output.errors[0].hasSuffix("(still using http://127.0.0.1:9)"))
         #expect(
             harness.run(":source ftp://x").errors == [
-                "'ftp://x' is neither 'local' nor an http(s) address (usage: :source local|URL)"
+                "cannot use 'ftp://x' as the source: the scheme 'ftp' is not http or https "
+                    + "(usage: :source local|URL, e.g. :source http://127.0.0.1:8080)"
             ])
     }
 

@@ -17,8 +17,11 @@ enum AtomicFile {
             .appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max))")
             .path
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw .writeFailed(path: temporary, reason: FileLock.lastErrorDescription())
+        guard descriptor >= 0 else {  // name the store, not the temporary file nobody asked for
+            throw .writeFailed(
+                path: url.path,
+                reason: "cannot create a temporary file in \(url.deletingLastPathComponent().path) "
+                    + "(\(FileLock.lastErrorDescription()))")
         }
         var failure: String?
         data.withUnsafeBytes { buffer in

@@ -49,7 +49,7 @@ public final class FeatureStore: @unchecked Sendable {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            throw .writeFailed(path: directory.path, reason: error.localizedDescription)
+            throw .writeFailed(path: directory.path, reason: FileProblem.directoryReason(error, path: directory.path))
         }
         let fileURL = directory.appendingPathComponent(Self.fileName)
         let fileLock = try FileLock(path: directory.appendingPathComponent(Self.lockFileName).path)

@@ -21,13 +21,16 @@ public enum FeatureStoreError: Error, Sendable, Equatable, CustomStringConvertib
     /// The product is not in the basket.
     case notInBasket(productID: String)
 
-    /// A one-line explanation.
+    /// One sentence: what failed, why, and what to do about it (for a corrupt file: where it went, that the
+    /// store starts empty without it, and how to put it back).
     public var description: String {
         switch self {
         case .corruptFile(let path, let movedTo, let reason):
-            "the store file \(path) is unreadable (\(reason)); it was moved to \(movedTo)"
+            "the store file \(path) is unreadable (\(reason)); it was moved to \(movedTo), so the store starts "
+                + "again empty without it — to restore it, repair that file and move it back to \(path)"
         case .unsupportedVersion(let path, let version):
-            "the store file \(path) has version \(version), newer than this app understands"
+            "the store file \(path) has version \(version), newer than this app understands; use a newer version "
+                + "of the app, or move the file away to start with an empty store"
         case .writeFailed(let path, let reason): "could not write \(path): \(reason)"
         case .invalidQuantity(let quantity): "a quantity must be 0 or more, not \(quantity)"
         case .quantityTooLarge(let productID, let adding):

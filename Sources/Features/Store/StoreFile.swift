@@ -13,11 +13,14 @@ enum StoreFile {
     ///   for a newer format (the file is left in place).
     static func read(_ url: URL, clock: () -> Date) throws(FeatureStoreError) -> FeatureStoreSnapshot? {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        if let kind = FileProblem.irregularKind(atPath: url.path) {  // never read a directory, a FIFO, /dev/zero
+            throw try moveAside(url, reason: "cannot be read: it is \(kind), not a regular file", clock: clock)
+        }
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw try moveAside(url, reason: "cannot be read: \(error.localizedDescription)", clock: clock)
+            throw try moveAside(url, reason: "cannot be read: \(FileProblem.reason(error))", clock: clock)
         }
         let decoder = JSONDecoder()
         if let probe = try? decoder.decode(VersionProbe.self, from: data),
@@ -29,7 +32,7 @@ enum StoreFile {
         do {
             snapshot = try ResponseDecoding.decode(FeatureStoreSnapshot.self, from: data, decoder: decoder)
         } catch {
-            throw try moveAside(url, reason: "not a store file: \(error)", clock: clock)
+            throw try moveAside(url, reason: "not a valid store file: \(decodingReason(error))", clock: clock)
         }
         if let problem = problem(in: snapshot) {
             throw try moveAside(url, reason: problem, clock: clock)
@@ -46,6 +49,12 @@ enum StoreFile {
         } catch {
             throw .writeFailed(path: "", reason: "cannot encode the store: \(error)")
         }
+    }
+
+    /// Where and why the file's JSON does not decode, in the file's terms (not a network response's).
+    private static func decodingReason(_ error: NetworkError) -> String {
+        guard case .decoding(let path, let description) = error else { return error.description }
+        return path.isEmpty ? description : "at \(path), \(description)"
     }
 
     /// What is impossible in a decoded snapshot, if anything.
@@ -74,7 +83,8 @@ enum StoreFile {
             try FileManager.default.moveItem(at: url, to: target)
         } catch {
             throw .writeFailed(
-                path: url.path, reason: "it is unreadable (\(reason)) and cannot be moved aside: \(error)")
+                path: url.path,
+                reason: "it is unreadable (\(reason)) and cannot be moved aside: \(FileProblem.reason(error))")
         }
         return .corruptFile(path: url.path, movedTo: target.path, reason: reason)
     }
