@@ -9,7 +9,7 @@
 /// The package's one lock: a non-recursive mutex over `pthread_mutex_t`.
 ///
 /// Not `Synchronization.Mutex`: on Linux that is built on futexes the thread sanitizer cannot
-/// see, so every access it guards is reported as a race (DESIGN.md §4). Never call out to
+/// see, so every access it guards is reported as a race. Never call out to
 /// user code (a downstream subscriber, a closure) while holding it.
 ///
 /// A value with reference semantics: copies share one mutex. The mutex is tail-allocated in a

@@ -22,9 +22,10 @@ public protocol Subscription: Cancellable {
 
 /// Receives a stream of values from a publisher, then at most one completion.
 ///
-/// The contract (DESIGN.md §2, as in Combine): `receive(subscription:)` exactly once and first; no more
-/// values than requested (by `request(_:)` plus what each `receive(_:)` returns); at most one
-/// completion; events from one publisher arrive serially, never concurrently.
+/// The contract (as in Combine): `receive(subscription:)` exactly once and first; no more values than
+/// requested (by `request(_:)` plus what each `receive(_:)` returns); at most one completion; events from one
+/// publisher arrive serially, never concurrently; nothing after the subscriber cancels. What each operator asks
+/// of its upstream is in the <doc:DemandContract> article.
 ///
 /// ```swift
 /// final class PrintTwo: Subscriber {
@@ -56,7 +57,7 @@ extension Subscriber where Input == Void {
 /// Produces values over time for any subscriber that attaches.
 ///
 /// Implement ``receive(subscriber:)``; callers use `subscribe(_:)`. Every publisher and operator
-/// in this library follows the contract in DESIGN.md §2.
+/// in this library follows that contract (see <doc:DemandContract>).
 ///
 /// ```swift
 /// let cancellable = [1, 2, 3].publisher.map { $0 * 10 }.sink { print($0) }

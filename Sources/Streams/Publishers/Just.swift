@@ -112,64 +112,6 @@ enum JustState {
 extension Just: Equatable where Output: Equatable {}
 extension Just: Sendable where Output: Sendable {}
 
-/// A publisher that never emits a value and optionally finishes at once.
-///
-/// ```swift
-/// let nothing = Empty<Int, Never>()                           // finishes at once
-/// let never = Empty<Int, Never>(completeImmediately: false)   // stays silent
-/// ```
-public struct Empty<Output, Failure: Error>: Publisher, Equatable, Sendable {
-    /// Whether subscribers get `.finished` right after the subscription.
-    public let completeImmediately: Bool
-
-    /// An empty publisher; with `completeImmediately: false` it never completes.
-    @inlinable
-    public init(completeImmediately: Bool = true) { self.completeImmediately = completeImmediately }
-
-    /// An empty publisher typed by example.
-    @inlinable
-    public init(completeImmediately: Bool = true, outputType: Output.Type, failureType: Failure.Type) {
-        self.completeImmediately = completeImmediately
-    }
-
-    /// Attaches `subscriber`.
-    @inlinable
-    public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-        if completeImmediately {
-            subscriber.receiveImmediateCompletion(.finished)
-        } else {
-            subscriber.receive(subscription: Subscriptions.empty)
-        }
-    }
-}
-
-/// A publisher that fails at once with an error.
-///
-/// ```swift
-/// let failing = Fail<Int, MyError>(error: .offline)
-/// ```
-public struct Fail<Output, Failure: Error>: Publisher {
-    /// The error sent to every subscriber.
-    public let error: Failure
-
-    /// A publisher that fails with `error`.
-    @inlinable
-    public init(error: Failure) { self.error = error }
-
-    /// A publisher typed by example that fails with `failure`.
-    @inlinable
-    public init(outputType: Output.Type, failure: Failure) { self.error = failure }
-
-    /// Attaches `subscriber`, then fails it.
-    @inlinable
-    public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-        subscriber.receiveImmediateCompletion(.failure(error))
-    }
-}
-
-extension Fail: Equatable where Failure: Equatable {}
-extension Fail: Sendable where Failure: Sendable {}
-
 /// A mirror without children: the Swift runtime traps when it reflects a noncopyable stored property (an atomic)
 /// of a generic class, which `dump` and test-failure messages would otherwise do.
 extension JustSubscription: CustomReflectable {

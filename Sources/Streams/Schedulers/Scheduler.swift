@@ -1,6 +1,6 @@
 /// A point in time on a scheduler's clock: an offset from that clock's origin.
 ///
-/// Every scheduler uses this one time type (DESIGN.md §3), with `Duration` as the interval, so code
+/// Every scheduler uses this one time type, with `Duration` as the interval, so code
 /// takes `any Scheduler` and tests pass a virtual-time `TestScheduler` with no type erasure.
 ///
 /// ```swift
