@@ -42,7 +42,7 @@ extension Session {
         case .cart(let action):
             cart(action)
         case .fetch:
-            withState { $0.awaitingFetch = true }
+            awaitAnswer(to: ":fetch", \.awaitingFetch)
             currentViewModels.counter.fetch()
         case .count:
             let count = withState { $0.counter?.count } ?? featureStore.snapshot.fetchCount
@@ -210,13 +210,13 @@ extension Session {
             emit(withState { $0.pricesLines(current) })
             return
         }
-        withState { $0.awaitingPrices = true }
+        awaitAnswer(to: reload ? ":refresh" : ":prices", \.awaitingPrices)
         if !subscribeToPrices(of: set), reload { set.prices.refresh() }
     }
 
     private func showUsers() {
         let set = currentViewModels
-        withState { $0.awaitingUsers = true }
+        awaitAnswer(to: ":users", \.awaitingUsers)
         if !subscribeToUsers(of: set) { set.users.reload() }
     }
 

@@ -44,6 +44,13 @@ public final class Session: @unchecked Sendable {
     private let idleSubject = CurrentValueSubject<Bool, Never>(true)
     private let inputSubscription = Locked<AnyCancellable?>(nil)
     private let viewModelSubscriptions = Locked<[String: AnyCancellable]>([:])
+    private let answerTimeout: Duration
+    /// The latest wait of each command (`:fetch`, `:prices`…), so an old wait's deadline ignores a newer wait.
+    private let answerWaits = Locked<[String: Int]>([:])
+
+    /// How long a command waits for its answer by default: 150 s, longer than any request with its retries
+    /// takes (a 30 s deadline per attempt; the price list makes up to 4 attempts with 3.5 s of back-off).
+    public static let defaultAnswerTimeout: Duration = .seconds(150)
 
     /// A session reading `input`, keeping favourites, basket and count in `store`, timing on `scheduler`,
     /// with its data from `source`.
@@ -56,12 +63,17 @@ public final class Session: @unchecked Sendable {
     ///   - isInteractive: whether a person types (stdin is a terminal): adds the banner, the prompt and
     ///     state lines.
     ///   - clients: makes the network client of each source.
+    ///   - answerTimeout: how long a command (`:fetch`, `:prices`, `:refresh`, `:users`) waits for its answer on
+    ///     `scheduler`; then it prints one line saying no answer came and the session goes on. A safety net: every
+    ///     request has its own deadline, so the answer (or its failure) normally comes well before.
     /// - Throws: when the client for `source` cannot be made (e.g. the bundled data is unreadable): a fatal
     ///   error, nothing can work.
     public init(
         input: some Publisher<InputLine, Never>, store: FeatureStore, scheduler: any Scheduler,
-        source: DataSource = .local, isInteractive: Bool = false, clients: ClientFactory = .live
+        source: DataSource = .local, isInteractive: Bool = false, clients: ClientFactory = .live,
+        answerTimeout: Duration = Session.defaultAnswerTimeout
     ) throws {
+        self.answerTimeout = answerTimeout
         self.input = input.eraseToAnyPublisher()
         self.store = store
         self.scheduler = scheduler
@@ -253,6 +265,40 @@ public final class Session: @unchecked Sendable {
             return old
         }
         for subscription in replaced { subscription.cancel() }  // outside the lock
+    }
+
+    /// Marks the answer to `command` awaited (`awaiting` set) and bounds the wait: if it is still awaited
+    /// ``answerTimeout`` later, it stops waiting, prints one line on `.error` and lets the next line run. A late
+    /// answer is then recorded but not printed.
+    func awaitAnswer(to command: String, _ awaiting: any WritableKeyPath<SessionState, Bool> & Sendable) {
+        state.withLock { $0[keyPath: awaiting] = true }
+        let wait = answerWaits.withLock { waits -> Int in
+            waits[command, default: 0] += 1
+            return waits[command, default: 0]
+        }
+        _ = scheduler.schedule(afterDelay: answerTimeout) { [weak self] in
+            self?.answerTimedOut(command, awaiting, wait: wait)
+        }
+    }
+
+    private func answerTimedOut(_ command: String, _ awaiting: any WritableKeyPath<SessionState, Bool> & Sendable, wait: Int) {
+        guard answerWaits.withLock({ $0[command] == wait }) else { return }
+        let gaveUp = state.withLock { state -> Bool in
+            guard state[keyPath: awaiting] else { return false }
+            state[keyPath: awaiting] = false
+            return true
+        }
+        guard gaveUp else { return }
+        emit([.error(Self.noAnswer(to: command, after: answerTimeout))])
+        scheduleTurn()
+    }
+
+    /// The line printed when `command` got no answer within `timeout`, e.g. "no answer to :refresh within
+    /// 150 s; going on without it (check that the server is running, then try again)".
+    static func noAnswer(to command: String, after timeout: Duration) -> String {
+        let seconds = timeout.components.seconds + (timeout.components.attoseconds > 0 ? 1 : 0)
+        return "no answer to \(command) within \(seconds) s; going on without it "
+            + "(check that the server is running, then try again)"
     }
 
     /// Applies a view-model change to the state, prints what it decides, and lets the next line run.

@@ -80,8 +80,10 @@ public struct PriceListState: Equatable, Sendable {
 /// - Input: ``refresh()``. Output: ``state`` (a ``PriceListState``).
 /// - Loading: the first subscriber to ``state`` starts a load; every subscriber shares it and the last state is
 ///   replayed to later ones (`share(replay: 1)`). When every subscriber has cancelled, the next one starts over.
-/// - Coalescing: a ``refresh()`` while a load is in flight is dropped (the load in flight answers it); a
-///   ``refresh()`` with no subscriber does nothing.
+/// - Coalescing: a ``refresh()`` while a load is in flight is coalesced into it (the load in flight answers it);
+///   a ``refresh()`` with no subscriber does nothing. A load counts as in flight until its answer is about to
+///   be published: a ``refresh()`` made after a subscriber saw `isRefreshing == false` always starts a new
+///   load, whatever thread the previous answer arrived on (it is never lost).
 /// - Retries: a transient failure (transport error, timeout, HTTP 408, 429 or 5xx) is retried up to
 ///   `maxRetries` times with `backoff` on `scheduler`; a decoding error or another status is not retried.
 /// - Failure: the previous rows stay, with ``PriceListState/error`` set.
@@ -114,34 +116,51 @@ public final class PriceListViewModel: Sendable {
         backoff: RetryBackoff = .exponential(initial: .milliseconds(500), maxDelay: .seconds(8))
     ) {
         let endpoint = FeatureEndpoint(baseURL: baseURL, request: .cryptoPrices)
-        let load = {
+        let gate = RefreshGate()
+        let load = { (load: RefreshGate.Load) in
             Deferred { client.responsePublisher(for: endpoint) }
                 .tryMap { try ResponseDecoding.decode([CryptoCurrency].self, from: $0.body, decoder: JSONDecoder()) }
                 .mapError { $0 as? NetworkError ?? .decoding(path: "", description: "\($0)") }
                 .retry(maxRetries: maxRetries, backoff: backoff, scheduler: scheduler, shouldRetry: \.isTransient)
                 .map { Event.loaded($0, at: scheduler.now) }
                 .catch { Just(Event.failed($0.description)) }
+                // The gate opens before the answer travels on, so whoever sees it may refresh at once.
+                .handleEvents(receiveOutput: { _ in gate.end(load) }, receiveCancel: { gate.end(load) })
                 .prepend(.started)
         }
+        // The gate, not the flatMap's demand, decides whether a load is in flight: flatMap asks for the next
+        // refresh only once the inner publisher completes, after its answer has been published, and a refresh
+        // sent in between would be dropped by the subject with no load to answer it.
         state = refreshes.prepend(())
-            .flatMap(maxPublishers: .max(1)) { load() }
-            .scan(PriceListState.initial) { state, event in state.applying(event) }
+            .compactMap { gate.begin() }
+            .flatMap(maxPublishers: .unlimited) { load($0) }
+            .scan((state: PriceListState.initial, inFlight: 0)) { accumulated, event in
+                accumulated.state.applying(event, inFlight: accumulated.inFlight)
+            }
+            .map(\.state)
             .share(replay: 1)
             .eraseToAnyPublisher()
     }
 
-    /// Loads the list again, unless a load is in flight (then it is dropped) or nobody subscribes to ``state``.
+    /// Loads the list again, unless a load is in flight (its answer, still to come, answers this refresh too) or
+    /// nobody subscribes to ``state``. Never lost: once a subscriber has seen the previous load's answer, a
+    /// refresh starts a new load.
     public func refresh() {
         refreshes.send(())
     }
 }
 
 extension PriceListState {
-    fileprivate func applying(_ event: PriceListViewModel.Event) -> PriceListState {
+    /// The state after `event`, with the number of loads in flight before and after it: `isRefreshing` stays
+    /// true while any load is in flight (an answer and the next load's start may cross on their way).
+    fileprivate func applying(
+        _ event: PriceListViewModel.Event, inFlight: Int
+    ) -> (state: PriceListState, inFlight: Int) {
         var next = self
         switch event {
         case .started:
             next.isRefreshing = true
+            return (next, inFlight + 1)
         case .loaded(let currencies, let time):
             var previous: [String: Decimal] = [:]
             for row in rows { previous[row.currency] = row.price }
@@ -150,14 +169,14 @@ extension PriceListState {
                     currency: $0.currency, price: $0.price,
                     direction: PriceDirection(from: previous[$0.currency], to: $0.price))
             }
-            next.isRefreshing = false
             next.lastRefreshed = time
             next.error = nil
         case .failed(let message):
-            next.isRefreshing = false
             next.error = message
         }
-        return next
+        let remaining = max(0, inFlight - 1)
+        next.isRefreshing = remaining > 0
+        return (next, remaining)
     }
 }
 
