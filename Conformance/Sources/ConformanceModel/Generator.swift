@@ -15,7 +15,14 @@ public struct PipelineGenerator {
         for _ in 0..<count {
             stages.append(stage())
         }
-        return Pipeline(source: source, stages: stages, subscriber: subscriber())
+        var subscriber = subscriber()
+        // A re-entrant send needs a subject to send into (drawn always, so the rest stays the same).
+        let sendOnValue = random.chance(15) ? random.int(1...2) : nil
+        switch source {
+        case .subject, .currentValue: subscriber.sendOnValue = sendOnValue
+        default: break
+        }
+        return Pipeline(source: source, stages: stages, subscriber: subscriber)
     }
 
     mutating func values() -> [Int] { (0..<random.int(0...4)).map { _ in random.int(0...9) } }
@@ -42,7 +49,10 @@ public struct PipelineGenerator {
         case 6: .just(random.int(0...9))
         case 7: random.chance(50) ? .empty : .fail(random.int(1...3))
         case 8: .deferred(values())
-        default: .future(random.chance(80) ? random.int(0...9) : nil, at: random.pick([0, 1, 3]))
+        default:
+            depth == 0 && random.chance(15)
+                ? .timer(every: random.int(1...3))
+                : .future(random.chance(80) ? random.int(0...9) : nil, at: random.pick([0, 1, 3]))
         }
     }
 

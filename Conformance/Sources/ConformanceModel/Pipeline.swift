@@ -25,7 +25,7 @@ public struct Pipeline: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// Whether OpenCombine can serve as the reference (see ``Stage/hasReference``).
-    public var hasReference: Bool { stages.allSatisfy(\.hasReference) }
+    public var hasReference: Bool { source.hasReference && stages.allSatisfy(\.hasReference) }
 
     /// The last tick anything is scheduled at (timelines, subscriber actions, operator intervals), so a run
     /// knows how far to advance virtual time.
@@ -91,14 +91,24 @@ public indirect enum Source: Equatable, Sendable, CustomStringConvertible {
     case deferred([Int])
     /// A `Future` resolved with `value` (or failed if `nil`) at `tick` (0: inside its closure).
     case future(Int?, at: Int)
+    /// Streams' `Publishers.Timer` ticking every `interval`, each tick mapped to its tick number (Streams
+    /// alone: Combine's timer is connectable, a different shape).
+    case timer(every: Int)
 
     /// The last tick of its timeline.
     public var horizon: Int {
         switch self {
         case .subject(let events), .currentValue(_, let events): events.map(\.tick).max() ?? 0
         case .future(_, let tick): tick
+        case .timer(let interval): interval * 4
         default: 0
         }
+    }
+
+    /// Whether OpenCombine has a counterpart to compare with.
+    public var hasReference: Bool {
+        if case .timer = self { return false }
+        return true
     }
 
     /// Whether it delivers everything synchronously on subscription/request (no virtual time).
@@ -106,7 +116,7 @@ public indirect enum Source: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .sequence, .just, .empty, .fail, .deferred: true
         case .future(_, let tick): tick == 0
-        case .subject, .currentValue: false
+        case .subject, .currentValue, .timer: false
         }
     }
 
@@ -121,6 +131,7 @@ public indirect enum Source: Equatable, Sendable, CustomStringConvertible {
         case .fail(let code): "Fail(boom(\(code)))"
         case .deferred(let values): "Deferred { \(values).publisher }"
         case .future(let value, let tick): "Future(\(value.map(String.init) ?? "#") @\(tick))"
+        case .timer(let interval): "Timer(every: \(interval))"
         }
     }
 }
@@ -268,6 +279,9 @@ public struct SubscriberScript: Equatable, Sendable, CustomStringConvertible {
     public var requests: [Request]
     /// Cancels at this tick, if set.
     public var cancelAt: Int?
+    /// Sends `100 + k` into the source subject from inside `receive(_:)` of the k-th value (1-based), if set: a
+    /// re-entrant send (only for a `subject` or `currentValue` source; ignored for the others).
+    public var sendOnValue: Int?
 
     /// A scripted request.
     public struct Request: Equatable, Sendable {
@@ -280,7 +294,7 @@ public struct SubscriberScript: Equatable, Sendable, CustomStringConvertible {
     /// A script.
     public init(
         initial: Int?, perValue: Int, cancelOnSubscription: Bool = false, cancelOnValue: Int?, requests: [Request],
-        cancelAt: Int?
+        cancelAt: Int?, sendOnValue: Int? = nil
     ) {
         self.initial = initial
         self.perValue = perValue
@@ -288,6 +302,7 @@ public struct SubscriberScript: Equatable, Sendable, CustomStringConvertible {
         self.cancelOnValue = cancelOnValue
         self.requests = requests
         self.cancelAt = cancelAt
+        self.sendOnValue = sendOnValue
     }
 
     var horizon: Int { max(requests.map(\.tick).max() ?? 0, cancelAt ?? 0) }
@@ -300,6 +315,7 @@ public struct SubscriberScript: Equatable, Sendable, CustomStringConvertible {
         if let cancelOnValue { parts.append("cancel on value \(cancelOnValue)") }
         for request in requests { parts.append("request .max(\(request.count)) @\(request.tick)") }
         if let cancelAt { parts.append("cancel @\(cancelAt)") }
+        if let sendOnValue { parts.append("subject.send(\(100 + sendOnValue)) in value \(sendOnValue)") }
         return "subscriber(" + parts.joined(separator: ", ") + ")"
     }
 }

@@ -57,6 +57,11 @@ public enum Shrinker {
             script.cancelOnValue = nil
             result.append(Pipeline(source: pipeline.source, stages: pipeline.stages, subscriber: script))
         }
+        if pipeline.subscriber.sendOnValue != nil {
+            var copy = pipeline
+            copy.subscriber.sendOnValue = nil
+            result.append(copy)
+        }
         for index in pipeline.subscriber.requests.indices {
             var copy = pipeline
             copy.subscriber.requests.remove(at: index)
@@ -100,7 +105,7 @@ public enum Shrinker {
             return result
         case .future(let value, let tick):
             return tick == 0 ? [] : [.future(value, at: 0)]
-        case .just, .empty, .fail:
+        case .just, .empty, .fail, .timer:
             return []
         }
     }

@@ -49,7 +49,6 @@ final class VirtualScheduler: OpenCombine.Scheduler {
         let deadline: Int
         let sequence: Int
         let action: () -> Void
-        var isCancelled: () -> Bool
     }
 
     private final class Token: Cancellable {
@@ -88,7 +87,7 @@ final class VirtualScheduler: OpenCombine.Scheduler {
     }
 
     private func insert(at deadline: Int, _ action: @escaping () -> Void) -> Int {
-        let item = Item(deadline: max(deadline, now.tick), sequence: nextSequence, action: action, isCancelled: { false })
+        let item = Item(deadline: max(deadline, now.tick), sequence: nextSequence, action: action)
         nextSequence += 1
         let index = items.firstIndex { ($0.deadline, $0.sequence) > (item.deadline, item.sequence) } ?? items.endIndex
         items.insert(item, at: index)

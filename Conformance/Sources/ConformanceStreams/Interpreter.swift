@@ -1,5 +1,6 @@
 // Written once, compiled twice: ConformanceOpenCombine/Interpreter.swift is a symlink to this file, so the
-// two libraries run the very same pipelines. Only `Clock` differs (one per target).
+// two libraries run the very same pipelines (so do EventLog.swift and Tap.swift). Only `Clock` differs
+// (one per target).
 import ConformanceModel
 
 #if CONFORMANCE_STREAMS
@@ -7,16 +8,20 @@ import ConformanceModel
 
     /// Runs pipelines on Streams.
     public enum StreamsRunner {
-        /// The event log of `pipeline` on Streams.
-        public static func run(_ pipeline: Pipeline) -> [String] { Interpreter.run(pipeline) }
+        /// The event log of `pipeline` on Streams; with `upstream`, also what the pipeline does to its source.
+        public static func run(_ pipeline: Pipeline, upstream: Bool = false) -> [String] {
+            Interpreter.run(pipeline, upstream: upstream)
+        }
     }
 #else
     import OpenCombine
 
     /// Runs pipelines on OpenCombine.
     public enum OpenCombineRunner {
-        /// The event log of `pipeline` on OpenCombine.
-        public static func run(_ pipeline: Pipeline) -> [String] { Interpreter.run(pipeline) }
+        /// The event log of `pipeline` on OpenCombine; with `upstream`, also what the pipeline does to its source.
+        public static func run(_ pipeline: Pipeline, upstream: Bool = false) -> [String] {
+            Interpreter.run(pipeline, upstream: upstream)
+        }
     }
 #endif
 
@@ -25,29 +30,35 @@ typealias Stream = AnyPublisher<Int, TestFailure>
 /// Builds a pipeline from its description on one library, runs it on virtual time and logs what the
 /// subscriber sees.
 enum Interpreter {
-    static func run(_ pipeline: Pipeline) -> [String] {
+    static func run(_ pipeline: Pipeline, upstream: Bool) -> [String] {
         let clock = Clock()
-        var stream = source(pipeline.source, clock)
+        let log = EventLog(clock: clock)
+        let reentry = Reentry()
+        var stream = source(pipeline.source, clock, reentry: reentry)
+        if upstream { stream = Tap(upstream: stream, log: log).eraseToAnyPublisher() }
         for stage in pipeline.stages { stream = apply(stage, to: stream, clock) }
-        let probe = Probe(script: pipeline.subscriber, clock: clock)
+        let probe = Probe(script: pipeline.subscriber, log: log, reentry: reentry)
         for request in pipeline.subscriber.requests {
             clock.at(request.tick) { probe.request(request.count) }
         }
         if let tick = pipeline.subscriber.cancelAt { clock.at(tick) { probe.cancel() } }
         stream.subscribe(probe)
         clock.run(until: pipeline.horizon)
-        return probe.log
+        return log.lines
     }
 
-    static func source(_ source: Source, _ clock: Clock) -> Stream {
+    /// The publisher for `source`; a subject source also hands `reentry` its `send`.
+    static func source(_ source: Source, _ clock: Clock, reentry: Reentry? = nil) -> Stream {
         switch source {
         case .subject(let events):
             let subject = PassthroughSubject<Int, TestFailure>()
             play(events, into: subject, clock)
+            reentry?.send = { subject.send($0) }
             return subject.eraseToAnyPublisher()
         case .currentValue(let initial, let events):
             let subject = CurrentValueSubject<Int, TestFailure>(initial)
             play(events, into: subject, clock)
+            reentry?.send = { subject.send($0) }
             return subject.eraseToAnyPublisher()
         case .sequence(let values):
             return values.publisher.setFailureType(to: TestFailure.self).eraseToAnyPublisher()
@@ -64,6 +75,13 @@ enum Interpreter {
             return Future<Int, TestFailure> { promise in
                 if tick == 0 { promise(result) } else { clock.at(tick) { promise(result) } }
             }.eraseToAnyPublisher()
+        case .timer(let interval):
+            #if CONFORMANCE_STREAMS
+                return clock.scheduler.timerPublisher(every: clock.interval(interval))
+                    .map { _ in clock.tick }.setFailureType(to: TestFailure.self).eraseToAnyPublisher()
+            #else
+                return Fail(error: TestFailure.boom(-99)).eraseToAnyPublisher()  // never run: no counterpart
+            #endif
         }
     }
 
@@ -194,6 +212,12 @@ enum Interpreter {
     }
 #endif
 
+/// The source subject's `send`, for the subscriber's re-entrant send (``SubscriberScript/sendOnValue``); a
+/// no-op when the source is not a subject.
+final class Reentry {
+    var send: (Int) -> Void = { _ in }
+}
+
 /// The hand-written subscriber: requests as scripted, logs every call with its tick, and logs a contract
 /// violation it sees (a value beyond demand, an event after the completion or after its own cancel, a
 /// second subscription) as a line starting with `!`.
@@ -202,20 +226,21 @@ final class Probe: Subscriber {
     typealias Failure = TestFailure
 
     let script: SubscriberScript
-    let clock: Clock
-    private(set) var log: [String] = []
+    let log: EventLog
+    let reentry: Reentry
     var subscription: (any Subscription)?
     var demand = Subscribers.Demand.none
     var values = 0
     var isCancelled = false
     var isCompleted = false
 
-    init(script: SubscriberScript, clock: Clock) {
+    init(script: SubscriberScript, log: EventLog, reentry: Reentry) {
         self.script = script
-        self.clock = clock
+        self.log = log
+        self.reentry = reentry
     }
 
-    func note(_ event: String) { log.append("\(clock.tick) \(event)") }
+    func note(_ event: String) { log.note(event) }
 
     func receive(subscription: any Subscription) {
         if self.subscription != nil { note("! second subscription") }
@@ -232,6 +257,7 @@ final class Probe: Subscriber {
         if demand == .none { note("! value beyond demand") } else { demand -= 1 }
         note("value \(input)")
         values += 1
+        if values == script.sendOnValue { reentry.send(100 + values) }
         if values == script.cancelOnValue {
             cancel()
             return .none

@@ -1,86 +1,121 @@
-// conformance N SEED        run N random pipelines from SEED on Streams and on OpenCombine, compare
-// conformance --case SEED I replay case I of SEED, printing the pipeline and both logs
+// conformance [--upstream] [--show-tagged] [--all] [N [SEED]]
+//     run N random pipelines from SEED on Streams and on OpenCombine, compare, shrink and classify mismatches
+// conformance [--upstream] --case SEED INDEX
+//     replay case INDEX of SEED: the pipeline, both logs, and the shrunk pipeline if they disagree
+//
+// --upstream     also log and compare what each pipeline does to its source (subscriptions, demand, cancel)
+// --show-tagged  also print one shrunk example of every known difference that occurred
+// --all          print every untagged mismatch (default: the first 30)
 import ConformanceModel
-import ConformanceOpenCombine
-import ConformanceStreams
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// The reference's log, or a single line saying that OpenCombine crashed on this pipeline.
-func reference(_ pipeline: Pipeline) -> [String] {
-    isolated { OpenCombineRunner.run(pipeline) } ?? [openCombineCrashed]
-}
+let flags: Set = ["--upstream", "--show-tagged", "--all"]
+let check = Check(upstream: CommandLine.arguments.contains("--upstream"))
+let showTagged = CommandLine.arguments.contains("--show-tagged")
+let printLimit = CommandLine.arguments.contains("--all") ? Int.max : 30
+let arguments = CommandLine.arguments.dropFirst().filter { !flags.contains($0) }
 
-/// Whether `pipeline` fails the check: the two libraries disagree on it, or, for a pipeline OpenCombine cannot
-/// run, Streams breaks the contract.
-func disagree(_ pipeline: Pipeline) -> Bool {
-    let streams = StreamsRunner.run(pipeline)
-    guard pipeline.hasReference else { return streams.contains { $0.contains(" ! ") } }
-    return streams != reference(pipeline)
-}
-
-func show(_ pipeline: Pipeline) {
+/// Prints the pipeline and both logs.
+@MainActor func show(_ pipeline: Pipeline) {
     print("  pipeline:    \(pipeline)")
-    print("  Streams:     \(StreamsRunner.run(pipeline).joined(separator: "; "))")
+    print("  Streams:     \(check.streams(pipeline).joined(separator: "; "))")
     if pipeline.hasReference {
-        print("  OpenCombine: \(reference(pipeline).joined(separator: "; "))")
+        print("  OpenCombine: \(check.reference(pipeline).joined(separator: "; "))")
     } else {
         print("  OpenCombine: (no counterpart: checked against the contract alone)")
     }
 }
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.first == "--case", arguments.count == 3, let seed = UInt64(arguments[1]), let index = Int(arguments[2]) {
+/// The smallest pipeline found from `pipeline` that still disagrees the same way.
+@MainActor func shrink(_ pipeline: Pipeline, _ verdict: Check.Verdict) -> Pipeline {
+    Shrinker.shrink(pipeline) { check.verdict($0) == verdict }
+}
+
+if arguments.first == "--case" {
+    guard arguments.count == 3, let seed = UInt64(arguments[1]), let index = Int(arguments[2]) else {
+        print("usage: conformance [--upstream] --case SEED INDEX")
+        exit(2)
+    }
     var generator = PipelineGenerator(seed: seed, index: index)
     let pipeline = generator.pipeline()
     show(pipeline)
-    if disagree(pipeline) {
-        print("shrunk:")
-        show(Shrinker.shrink(pipeline, fails: disagree))
+    let verdict = check.verdict(pipeline)
+    if verdict != .agree {
+        print("shrunk (\(verdict)):")
+        let minimal = shrink(pipeline, verdict)
+        show(minimal)
+        print("known difference: \(check.knownDifference(minimal, verdict)?.tag ?? "none (untagged)")")
     }
     exit(0)
 }
 guard arguments.count <= 2, let count = Int(arguments.first ?? "1000"), count > 0,
     let seed = UInt64(arguments.count > 1 ? arguments[1] : "1")
 else {
-    print("usage: conformance [N [SEED]] | conformance --case SEED INDEX")
+    print("usage: conformance [--upstream] [--show-tagged] [N [SEED]] | conformance [--upstream] --case SEED INDEX")
     exit(2)
+}
+
+/// An untagged mismatch, shrunk.
+struct Mismatch {
+    let index: Int
+    let pipeline: Pipeline
+    let verdict: Check.Verdict
 }
 
 var agreed = 0
 var streamsOnly = 0
 var tagged: [String: Int] = [:]
-var untagged: [(index: Int, pipeline: Pipeline)] = []
+var taggedExamples: [String: (index: Int, pipeline: Pipeline)] = [:]
+var untagged: [Mismatch] = []
 for index in 0..<count {
     var generator = PipelineGenerator(seed: seed, index: index)
     let pipeline = generator.pipeline()
     if !pipeline.hasReference { streamsOnly += 1 }
-    if !disagree(pipeline) {
+    let verdict = check.verdict(pipeline)
+    if verdict == .agree {
         agreed += 1
         continue
     }
-    let minimal = Shrinker.shrink(pipeline, fails: disagree)
-    if minimal.hasReference, let known = KnownDifference.explaining(
-        minimal, streams: StreamsRunner.run(minimal), openCombine: reference(minimal))
-    {
+    let minimal = shrink(pipeline, verdict)
+    if let known = check.knownDifference(minimal, verdict) {
         tagged[known.tag, default: 0] += 1
+        if taggedExamples[known.tag] == nil { taggedExamples[known.tag] = (index, minimal) }
     } else {
-        untagged.append((index, minimal))
+        untagged.append(Mismatch(index: index, pipeline: minimal, verdict: verdict))
     }
 }
 
-for (index, pipeline) in untagged.prefix(30) {
-    print("MISMATCH seed \(seed) case \(index) (replay: conformance --case \(seed) \(index)), shrunk to:")
-    show(pipeline)
+let replay = "conformance\(check.upstream ? " --upstream" : "") --case \(seed)"
+for mismatch in untagged.prefix(printLimit) {
+    let place =
+        switch mismatch.verdict {
+        case .upstreamOnly: " (the source's side only)"
+        case .handshakeOrder: " (the order of subscribing upstream and handing the subscription down only)"
+        default: ""
+        }
+    print("MISMATCH\(place) seed \(seed) case \(mismatch.index) (replay: \(replay) \(mismatch.index)), shrunk to:")
+    show(mismatch.pipeline)
 }
-if untagged.count > 30 { print("… and \(untagged.count - 30) more untagged mismatches") }
+if untagged.count > printLimit { print("… and \(untagged.count - printLimit) more untagged mismatches (--all prints them)") }
+if showTagged {
+    for known in KnownDifference.all + KnownDifference.upstream {
+        guard let example = taggedExamples[known.tag] else { continue }
+        print("TAGGED \(known.tag): seed \(seed) case \(example.index) (replay: \(replay) \(example.index)), shrunk to:")
+        show(example.pipeline)
+    }
+}
 print("")
-print("seed \(seed): \(agreed) of \(count) agree")
-print("  of which checked on Streams alone (zip, merge, combineLatest, share(replay:), back-off retry): \(streamsOnly)")
-for known in KnownDifference.all where tagged[known.tag] != nil {
+print("seed \(seed)\(check.upstream ? ", upstream events compared too" : "")")
+print("\(agreed) of \(count) agree")
+print("  of which checked on Streams alone (Timer, zip, merge, combineLatest, share(replay:), back-off retry): \(streamsOnly)")
+for known in KnownDifference.all + KnownDifference.upstream where tagged[known.tag] != nil {
     print("  tagged \(known.tag): \(tagged[known.tag] ?? 0) — \(known.reason)")
 }
-print("  untagged mismatches: \(untagged.count)")
+let upstreamOnly = untagged.filter { $0.verdict == .upstreamOnly }.count
+let handshakeOnly = untagged.filter { $0.verdict == .handshakeOrder }.count
+let sides = " (\(upstreamOnly) on the source's side only, \(handshakeOnly) in the handshake order only)"
+print("  untagged mismatches: \(untagged.count)\(check.upstream ? sides : "")")
 exit(untagged.isEmpty ? 0 : 1)

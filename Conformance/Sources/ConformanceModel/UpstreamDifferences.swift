@@ -1,0 +1,164 @@
+/// Known differences in what a pipeline does to its *source* (compared with `conformance --upstream`), for
+/// cases where the subscriber sees the same events on both libraries.
+///
+/// The logs given to these predicates have their opening handshake in one order (see `canonicalHandshake` in
+/// the `conformance` target), so only demand, cancels and (re)subscriptions differ. Like the subscriber-side
+/// tags, each is narrow: it names the stage that must be there and the exact shape of the difference.
+extension KnownDifference {
+    /// Every known upstream difference, in the order they are tried: the deliberate ones of the root README
+    /// first, then OpenCombine's own faults.
+    public static let upstream: [KnownDifference] = [
+        KnownDifference(
+            tag: "throttle-asks-source-after-subscription",
+            reason: "throttle hands the subscription downstream before it asks its source for values (Combine asks first)"
+        ) { pipeline, streams, openCombine in
+            guard pipeline.stages.contains(where: { if case .throttle = $0 { true } else { false } }) else { return false }
+            if demandAfterSubscription(openCombine) == streams { return true }
+            // A subscriber that cancels inside receive(subscription:) stops Streams before it asks at all.
+            return pipeline.subscriber.cancelOnSubscription && stopsEarlier(streams, than: openCombine)
+                && upstreamLines(streams).map { String($0.drop { $0 != " " }) } == [" upstream subscribed", " upstream cancel"]
+        },
+        KnownDifference(
+            tag: "prefix-cancels-source-at-nth-value",
+            reason: "prefix(n) cancels its source at the n-th value (prefix(0): at once, asking nothing); Combine asks on and waits for one more value or the completion"
+        ) { pipeline, streams, openCombine in
+            guard pipeline.stages.contains(where: { if case .prefix = $0 { true } else { false } }) else { return false }
+            return stopsEarlier(streams, than: openCombine)
+        },
+        KnownDifference(
+            tag: "flatMap-cancels-upstream-on-inner-failure",
+            reason: "when an inner publisher fails, flatMap cancels its source before it delivers the failure; Combine leaves the source running"
+        ) { pipeline, streams, openCombine in
+            guard
+                pipeline.stages.contains(where: {
+                    if case .flatMap(_, .failingOn) = $0 { true } else { false }
+                }), let failure = streams.last(where: { $0.contains(" failure ") }),
+                stopsEarlier(streams, than: openCombine)
+            else { return false }
+            // Streams' extra cancel, if any, comes with the failure.
+            guard let cancel = streams.last(where: { $0.hasSuffix(" upstream cancel") }) else { return true }
+            return tick(of: cancel) == tick(of: failure)
+        },
+        KnownDifference(
+            tag: "share-skips-connect-after-cancel-during-connect",
+            reason: "share() does not subscribe its source when its first subscriber cancels inside receive(subscription:); Combine connects anyway"
+        ) { pipeline, streams, openCombine in
+            guard pipeline.subscriber.cancelOnSubscription,
+                pipeline.stages.contains(where: { $0 == .share })
+            else { return false }
+            return upstreamLines(streams).isEmpty && stopsEarlier(streams, than: openCombine)
+        },
+        KnownDifference(
+            tag: "subject-serializes-reentrant-sends-demand",
+            reason: "a value sent into a subject from inside receive(_:) is delivered after that call returns, so the demand it returned reaches the source first (and a value a stage drops gives its demand back); Combine nests the call and drops the value for want of demand"
+        ) { pipeline, streams, openCombine in
+            guard let k = pipeline.subscriber.sendOnValue else { return false }
+            switch pipeline.source {
+            case .subject, .currentValue: break
+            default: return false
+            }
+            // Only the demand given at the tick of the k-th value (where the re-entrant send happens) differs.
+            let values = streams.filter { $0.contains(" value ") }
+            guard k <= values.count else { return false }
+            let reentry = tick(of: values[k - 1])
+            func withoutDemandThen(_ log: [String]) -> [String] {
+                log.filter { !($0.contains(" upstream demand ") && tick(of: $0) == reentry) }
+            }
+            return withoutDemandThen(streams) == withoutDemandThen(openCombine)
+        },
+        KnownDifference(
+            tag: "opencombine-keeps-source-after-cancel",
+            reason: "OpenCombine asks its source for values, subscribes it, or never cancels it after the pipeline was cancelled (Drop loses a cancel sent from receive(subscription:), Autoconnect one sent during connect, Concatenate subscribes its second publisher after a cancel); Streams cancels its source"
+        ) { pipeline, streams, openCombine in
+            guard stopsEarlier(streams, than: openCombine), let cancelPoint = cancelPoint(of: pipeline, in: openCombine)
+            else { return false }
+            // OpenCombine's first upstream line that Streams has not got comes after the cancel.
+            let common = upstreamLines(streams).count - (streams.last?.hasSuffix(" upstream cancel") == true ? 1 : 0)
+            let theirs = openCombine.indices.filter { openCombine[$0].contains(" upstream ") }
+            return common >= theirs.count || theirs[common] > cancelPoint
+        },
+    ]
+
+    /// The first upstream difference that explains a mismatch on the source's side only, if any.
+    public static func explainingUpstream(_ pipeline: Pipeline, streams: [String], openCombine: [String])
+        -> KnownDifference?
+    {
+        upstream.first { $0.explains(pipeline, streams, openCombine) }
+    }
+}
+
+/// The source's lines of a log.
+func upstreamLines(_ log: [String]) -> [String] { log.filter { $0.contains(" upstream ") } }
+
+/// Whether Streams does less to the source than OpenCombine and then stops: its source lines, without a final
+/// `upstream cancel`, are a prefix of OpenCombine's, and the logs differ.
+func stopsEarlier(_ streams: [String], than openCombine: [String]) -> Bool {
+    guard streams != openCombine else { return false }
+    var ours = upstreamLines(streams)
+    if ours.last?.hasSuffix(" upstream cancel") == true { ours.removeLast() }
+    let theirs = upstreamLines(openCombine)
+    return ours.count <= theirs.count && Array(theirs.prefix(ours.count)) == ours
+}
+
+/// The log with the demand asked of the source summed per tick, as one line at the end of each tick's lines:
+/// equal for two logs that ask the same in each tick, in whatever order with the values.
+func demandSummedPerTick(_ log: [String]) -> [String] {
+    var result: [String] = []
+    var pending: (tick: Int, total: Int?)?  // total nil: unlimited
+    func flush() {
+        guard let (tick, total) = pending else { return }
+        result.append("\(tick) upstream demand \(total.map(String.init) ?? "unlimited")")
+        pending = nil
+    }
+    for line in log {
+        if let p = pending, tick(of: line) != p.tick { flush() }
+        guard line.contains(" upstream demand ") else {
+            result.append(line)
+            continue
+        }
+        let amount = Int(line.split(separator: " ").last ?? "")  // nil: unlimited
+        if let (tick, total) = pending {
+            pending = (tick, total.flatMap { total in amount.map { total + $0 } })
+        } else {
+            pending = (tick(of: line), amount)
+        }
+    }
+    flush()
+    return result
+}
+
+/// The log with demand asked of the source before the subscriber got its subscription moved to right after
+/// that subscription (the order `throttle` uses on Streams).
+func demandAfterSubscription(_ log: [String]) -> [String] {
+    guard let subscription = log.firstIndex(where: { $0.hasSuffix(" subscription") }) else { return log }
+    let early = log[..<subscription].filter { $0.contains(" upstream demand ") }
+    let rest = log[..<subscription].filter { !$0.contains(" upstream demand ") }
+    return rest + [log[subscription]] + early + log[(subscription + 1)...]
+}
+
+/// Where in `log` the pipeline is cancelled: at the subscriber's scripted cancel, or at the first value when a
+/// stage cancels its upstream by itself (`prefix`, `first`, `first(where:)`); `nil` when nothing cancels.
+func cancelPoint(of pipeline: Pipeline, in log: [String]) -> Int? {
+    let script = pipeline.subscriber
+    var points: [Int] = []
+    if script.cancelOnSubscription, let index = log.firstIndex(where: { $0.hasSuffix(" subscription") }) {
+        points.append(index)
+    }
+    let valueLines = log.indices.filter { log[$0].contains(" value ") }
+    if let k = script.cancelOnValue, k <= valueLines.count { points.append(valueLines[k - 1]) }
+    if let cancelAt = script.cancelAt { points.append(log.firstIndex { tick(of: $0) >= cancelAt } ?? log.count) }
+    let cancelsItself = pipeline.stages.contains {
+        switch $0 {
+        case .prefix, .first, .firstWhere: true
+        default: false
+        }
+    }
+    if cancelsItself, let first = valueLines.first { points.append(first) }
+    // `tryMap` cancels its upstream when it throws, as it delivers the failure.
+    if pipeline.stages.contains(where: { if case .tryMap = $0 { true } else { false } }),
+        let failure = log.firstIndex(where: { $0.contains(" failure ") })
+    {
+        points.append(failure)
+    }
+    return points.min()
+}

@@ -1,0 +1,1 @@
+../ConformanceStreams/EventLog.swift

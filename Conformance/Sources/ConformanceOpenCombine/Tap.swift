@@ -1,0 +1,1 @@
+../ConformanceStreams/Tap.swift
