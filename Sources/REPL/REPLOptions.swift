@@ -43,6 +43,13 @@ public struct REPLOptions: Equatable, Sendable {
                            (default: $XDG_DATA_HOME/streams-repl, else ~/.local/share/streams-repl)
           -h, --help       print this help and exit
           --version        print the version and exit
+
+        store limits (--data-dir):
+          the store file may be at most 256 MiB: a larger one is not read (startup exits 1 saying so) and a
+          change that would make it larger is refused. While another streams-repl holds the store's lock,
+          streams-repl says so on stderr and waits up to 30 s (Ctrl-C works meanwhile), then gives up with one
+          line: at startup it exits 1, in a session the change is not made and the REPL goes on. If stdout or
+          stderr cannot be written (a full disk, a closed pipe), it says so and exits 1 without running more.
         """
 
     /// What to do.

@@ -6,7 +6,7 @@ import Foundation
 /// its lock and prints after releasing it.
 struct SessionState {
     /// Lines received but not yet run (a command waits until earlier work has settled).
-    var pending: [InputLine] = []
+    var pending = LineQueue()
     /// Every text line run so far, commands included.
     var history: [String] = []
     /// The last search text sent to the search view model, trimmed (`nil`: none yet).

@@ -12,16 +12,38 @@ import Streams
     import Darwin
 #endif
 
-/// Writes `text` to `descriptor` completely (retrying short writes and interruptions).
-func writeText(_ text: String, to descriptor: Int32) {
+/// Writes `text` to `descriptor` completely (retrying short writes and interruptions); `false` when it cannot
+/// be written (a full disk, a closed descriptor, a reader that went away: `| head -1`).
+func writeText(_ text: String, to descriptor: Int32) -> Bool {
     var bytes = Array(text.utf8)[...]
     while !bytes.isEmpty {
         let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         if written < 0 {
             if errno == EINTR { continue }
-            return  // stdout or stderr closed: nothing more can be shown
+            return false
         }
         bytes = bytes.dropFirst(written)
+    }
+    return true
+}
+
+/// Writes `text` to `descriptor`, or, when it cannot be written, says so on stderr (if it can) and exits 1 at
+/// once: nothing more can be shown, so nothing more is run (no further line changes the store).
+func show(_ text: String, on descriptor: Int32) {
+    guard !writeText(text, to: descriptor) else { return }
+    let reason = String(cString: strerror(errno))
+    let name = descriptor == STDOUT_FILENO ? "standard output" : "standard error"
+    _ = writeText("streams-repl: cannot write to \(name) (\(reason)); stopping\n", to: STDERR_FILENO)
+    exit(1)
+}
+
+/// Exits 1 when stdout or stderr is closed: the files the REPL opens would otherwise take their numbers, and
+/// the output would go into them (the store's lock file, say).
+func requireOutputDescriptors() {
+    for descriptor in [STDOUT_FILENO, STDERR_FILENO] where fcntl(descriptor, F_GETFD) < 0 {
+        let name = descriptor == STDOUT_FILENO ? "standard output" : "standard error"
+        _ = writeText("streams-repl: \(name) is closed; nothing could be shown, so stopping\n", to: STDERR_FILENO)
+        exit(1)
     }
 }
 
@@ -32,19 +54,20 @@ func writeText(_ text: String, to descriptor: Int32) {
 func runREPL() -> Never {
     let environment = ProcessInfo.processInfo.environment
     let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
+    requireOutputDescriptors()
     let options: REPLOptions
     do {
         options = try REPLOptions.parse(Array(CommandLine.arguments.dropFirst()), environment: environment, home: home)
     } catch {
-        writeText(StartupMessage.options(error) + "\n", to: STDERR_FILENO)
+        _ = writeText(StartupMessage.options(error) + "\n", to: STDERR_FILENO)
         exit(2)
     }
     switch options.action {
     case .help:
-        writeText(REPLOptions.usage + "\n", to: STDOUT_FILENO)
+        show(REPLOptions.usage + "\n", on: STDOUT_FILENO)
         exit(0)
     case .version:
-        writeText(REPLOptions.versionLine + "\n", to: STDOUT_FILENO)
+        show(REPLOptions.versionLine + "\n", on: STDOUT_FILENO)
         exit(0)
     case .run:
         break
@@ -55,11 +78,16 @@ func runREPL() -> Never {
     let isInteractive = isatty(STDIN_FILENO) == 1
     let lines = PassthroughSubject<InputLine, Never>()
 
+    // Another streams-repl holding the store's lock: say so on stderr and wait (bounded; Ctrl-C still works:
+    // the wait sleeps between tries, and SIGINT is handled on its own queue).
+    let lockWaiting = StoreLockWaiting(onWait: { message in
+        _ = writeText(TerminalText.escaped("streams-repl: " + message) + "\n", to: STDERR_FILENO)
+    })
     let store: FeatureStore
     do {
-        store = try FeatureStore(directory: options.dataDirectory)
+        store = try FeatureStore(directory: options.dataDirectory, lockWaiting: lockWaiting)
     } catch {
-        writeText(StartupMessage.store(error, directory: options.dataDirectory) + "\n", to: STDERR_FILENO)
+        _ = writeText(StartupMessage.store(error, directory: options.dataDirectory) + "\n", to: STDERR_FILENO)
         exit(1)
     }
 
@@ -69,7 +97,7 @@ func runREPL() -> Never {
             input: lines, store: store, scheduler: queue, source: options.server.map { .remote($0) } ?? .local,
             isInteractive: isInteractive)
     } catch {
-        writeText(StartupMessage.session(error) + "\n", to: STDERR_FILENO)
+        _ = writeText(StartupMessage.session(error) + "\n", to: STDERR_FILENO)
         exit(1)
     }
 
@@ -78,17 +106,19 @@ func runREPL() -> Never {
         receiveCompletion: { _ in exit(0) },
         receiveValue: { line in
             switch line {
-            case .output(let text): writeText(text + "\n", to: STDOUT_FILENO)
-            case .error(let text): writeText(text + "\n", to: STDERR_FILENO)
-            case .prompt(let text): writeText(text, to: STDOUT_FILENO)
+            case .output(let text): show(text + "\n", on: STDOUT_FILENO)
+            case .error(let text): show(text + "\n", on: STDERR_FILENO)
+            case .prompt(let text): show(text, on: STDOUT_FILENO)
             }
         })
 
-    // Ctrl-C: the store is written synchronously and atomically, so leaving at once loses nothing.
+    // Ctrl-C: the store is written synchronously and atomically, so leaving at once loses nothing. Handled on
+    // its own queue, so it works while the session's queue waits (for the store's lock, say).
     signal(SIGINT, SIG_IGN)
-    let interrupt = DispatchSource.makeSignalSource(signal: SIGINT, queue: queue)
+    let interrupt = DispatchSource.makeSignalSource(
+        signal: SIGINT, queue: DispatchQueue(label: "streams-repl.interrupt"))
     interrupt.setEventHandler {
-        if isInteractive { writeText("\n", to: STDOUT_FILENO) }
+        if isInteractive { _ = writeText("\n", to: STDOUT_FILENO) }
         exit(130)
     }
     interrupt.resume()

@@ -190,10 +190,29 @@ private func ms(_ value: Int) -> Duration { .milliseconds(value) }
     }
 
     @Test func absurdTimeProgression() {
+        // Past Int64.max seconds (the most a Duration's seconds hold): rejected, never a crash.
         let error = rejection { () throws(MarbleError) in
-            try MarbleDiagram<String, Never>("a 99999999999999s b")
+            try MarbleDiagram<String, Never>("a 99999999999999999999s b")
         }
         #expect(error?.column == 3)
+        let total = rejection { () throws(MarbleError) in
+            try MarbleDiagram<String, Never>("9223372036854775806s 1s 1s b")
+        }
+        #expect(total?.column == 28)
+        let finer = rejection { () throws(MarbleError) in
+            try MarbleDiagram<String, Never>("a 0.0000000000000000001s b")
+        }
+        #expect(finer?.reason.contains("finer than an attosecond") == true)
+    }
+
+    @Test func longAndFineTimeProgressionsAreExact() throws {
+        let long = try MarbleDiagram<String, Never>("a 99999999999999s b")
+        #expect(long.events == [.value("a", at: .zero), .value("b", at: .milliseconds(1) + .seconds(99_999_999_999_999))])
+        let fine = try MarbleDiagram<String, Never>("0.000000000000001ms a 1.000000000000000001s b")
+        #expect(fine.events == [
+            .value("a", at: Duration(secondsComponent: 0, attosecondsComponent: 1)),
+            .value("b", at: Duration(secondsComponent: 1, attosecondsComponent: 2) + .milliseconds(1)),
+        ])
     }
 
     @Test func subscriptionDiagramRejections() {

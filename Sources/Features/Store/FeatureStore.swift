@@ -11,9 +11,18 @@ import Streams
 /// - Saving: every change is a read-modify-write of the file, written atomically (a temporary file, flushed,
 ///   then renamed over the old one). A lock makes the changes of this process take turns, and an exclusive
 ///   `flock` on `features-store.lock` makes processes (or several stores on one directory) take turns, and
-///   each change starts from the file as it is on disk: no increment is ever lost. If the file turns out
-///   corrupt at that point, it is moved aside, the change throws and the next change starts from the last
-///   good state this store knew.
+///   each change starts from the file as it is on disk: no increment is ever lost. The file is read again
+///   only when another writer changed it (its inode, size or times differ from the version this store last
+///   wrote or read), so a change costs one encode and one write of the store, proportional to its size, not a
+///   re-read. If the file turns out corrupt at that point, it is moved aside, the change throws and the next
+///   change starts from the last good state this store knew.
+/// - Limits: the file may be at most ``maximumFileSize`` bytes (256 MiB): a larger one is not read (its size
+///   is checked first) and a change that would make it larger is refused. When another process holds the
+///   lock, a load or change waits as ``StoreLockWaiting`` says (by default up to 30 s, saying so once), then
+///   throws ``FeatureStoreError/storeLocked(path:waited:)``.
+/// - Links: when the store file is a symbolic link, changes are written through it (atomically, next to its
+///   target) and the link stays; a link to nothing is refused (``FeatureStoreError/danglingLink(path:target:)``).
+/// - Leftovers: temporary files a killed process left in the directory are removed when a store opens.
 /// - Publishing: ``snapshots`` (and ``fetchCount``, ``favourites``, ``basket``) publish the current value on
 ///   subscription and every change after it is saved, so every consumer sees every change. Values are
 ///   published on the thread that made the change, after the locks are released; a consumer may change the
@@ -30,22 +39,46 @@ public final class FeatureStore: @unchecked Sendable {
     /// The lock file's name (next to the store file).
     public static let lockFileName = "features-store.lock"
 
+    /// The largest store file read or written by default: 256 MiB (about 280,000 favourites).
+    public static let maximumFileSize: Int64 = 256 << 20
+
     /// Where the store file is.
     public let fileURL: URL
+    /// The largest store file this store reads or writes, in bytes.
+    public let maximumFileSize: Int64
     private let fileLock: FileLock
+    private let lockWaiting: StoreLockWaiting
     private let changeLock = Lock()
     private let relay: StateRelay<FeatureStoreSnapshot>
     private let clock: @Sendable () -> Date
+    /// The version of the file this store last read or wrote, and its contents (guarded by `changeLock`).
+    private var known: (stamp: FileStamp, snapshot: FeatureStoreSnapshot)?
+    /// How many times this store has read the file (guarded by `changeLock`).
+    private var readCount = 0
+    /// How many times this store has read the file (for tests: a change reads it only after another writer).
+    var fileReads: Int {
+        changeLock.lock()
+        defer { changeLock.unlock() }
+        return readCount
+    }
 
-    /// Opens the store in `directory` (created if missing) and loads its file.
+    /// Opens the store in `directory` (created if missing), removes temporary files a killed process left
+    /// there, and loads its file.
     ///
     /// - Parameters:
     ///   - directory: where the store file (``fileName``) and its lock file live.
     ///   - clock: the time used in the name of a corrupt file moved aside (default: now).
+    ///   - lockWaiting: how to wait when another process holds the lock (default: up to 30 s, silently).
+    ///   - maximumFileSize: the largest file read or written (default ``maximumFileSize``).
     /// - Throws: ``FeatureStoreError/corruptFile(path:movedTo:reason:)`` when the file is unreadable (it has
-    ///   been moved aside), ``FeatureStoreError/unsupportedVersion(path:version:)``, or
-    ///   ``FeatureStoreError/writeFailed(path:reason:)`` when the directory or lock file cannot be created.
-    public init(directory: URL, clock: @escaping @Sendable () -> Date = { Date() }) throws(FeatureStoreError) {
+    ///   been moved aside), ``FeatureStoreError/unsupportedVersion(path:version:)``,
+    ///   ``FeatureStoreError/fileTooLarge(path:size:limit:)``, ``FeatureStoreError/danglingLink(path:target:)``,
+    ///   ``FeatureStoreError/storeLocked(path:waited:)``, or ``FeatureStoreError/writeFailed(path:reason:)``
+    ///   when the directory or lock file cannot be created.
+    public init(
+        directory: URL, clock: @escaping @Sendable () -> Date = { Date() },
+        lockWaiting: StoreLockWaiting = StoreLockWaiting(), maximumFileSize: Int64 = FeatureStore.maximumFileSize
+    ) throws(FeatureStoreError) {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
@@ -53,13 +86,21 @@ public final class FeatureStore: @unchecked Sendable {
         }
         let fileURL = directory.appendingPathComponent(Self.fileName)
         let fileLock = try FileLock(path: directory.appendingPathComponent(Self.lockFileName).path)
-        let loaded = try fileLock.withLock { () throws(FeatureStoreError) in
-            try StoreFile.read(fileURL, clock: clock)
+        let loaded = try fileLock.withLock(waiting: lockWaiting) {
+            () throws(FeatureStoreError) -> (snapshot: FeatureStoreSnapshot, stamp: FileStamp)? in
+            AtomicFile.removeStaleTemporaryFiles(of: fileURL)
+            let target = try StorePath.resolve(fileURL.path)
+            if target != fileURL.path { AtomicFile.removeStaleTemporaryFiles(of: URL(fileURLWithPath: target)) }
+            return try StoreFile.read(fileURL, target: target, maximumSize: maximumFileSize, clock: clock)
         }
         self.fileURL = fileURL
         self.fileLock = fileLock
+        self.lockWaiting = lockWaiting
+        self.maximumFileSize = maximumFileSize
         self.clock = clock
-        relay = StateRelay(loaded ?? .empty)
+        known = loaded.map { ($0.stamp, $0.snapshot) }
+        readCount = 1
+        relay = StateRelay(loaded?.snapshot ?? .empty)
     }
 
     /// The current contents.
@@ -176,10 +217,25 @@ public final class FeatureStore: @unchecked Sendable {
     ) throws(FeatureStoreError) -> Result {
         changeLock.lock()
         defer { changeLock.unlock() }
-        return try fileLock.withLock { () throws(FeatureStoreError) -> Result in
-            var snapshot = try StoreFile.read(fileURL, clock: clock) ?? relay.value
+        return try fileLock.withLock(waiting: lockWaiting) { () throws(FeatureStoreError) -> Result in
+            let target = try StorePath.resolve(fileURL.path)
+            var snapshot: FeatureStoreSnapshot
+            if let known, FileStamp.of(path: target) == known.stamp {
+                snapshot = known.snapshot  // the file is the version this store holds: no need to read it
+            } else {
+                readCount += 1
+                snapshot =
+                    try StoreFile.read(fileURL, target: target, maximumSize: maximumFileSize, clock: clock)?.snapshot
+                    ?? relay.value
+            }
             let result = try body(&snapshot)
-            try AtomicFile.replace(fileURL, with: StoreFile.encode(snapshot))
+            let data = try StoreFile.encode(snapshot)
+            guard Int64(data.count) <= maximumFileSize else {
+                throw .fileTooLarge(path: fileURL.path, size: Int64(data.count), limit: maximumFileSize)
+            }
+            known = nil  // until the new version is written and stamped
+            try AtomicFile.replace(URL(fileURLWithPath: target), with: data)
+            known = FileStamp.of(path: target).map { ($0, snapshot) }
             relay.stage { $0 = snapshot }
             return result
         }

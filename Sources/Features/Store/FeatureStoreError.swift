@@ -20,6 +20,14 @@ public enum FeatureStoreError: Error, Sendable, Equatable, CustomStringConvertib
     case quantityTooLarge(productID: String, adding: Int)
     /// The product is not in the basket.
     case notInBasket(productID: String)
+    /// Another process (another streams-repl) held the store's lock file at `path` for all of `waited`, the
+    /// longest a store waits (``StoreLockWaiting/timeout``); nothing was read or changed.
+    case storeLocked(path: String, waited: Duration)
+    /// The store file is `size` bytes, more than ``FeatureStore/maximumFileSize`` (`limit`); it was not read
+    /// and is left in place.
+    case fileTooLarge(path: String, size: Int64, limit: Int64)
+    /// The store file is a symbolic link to `target`, which does not exist; nothing was read or written.
+    case danglingLink(path: String, target: String)
 
     /// One sentence: what failed, why, and what to do about it (for a corrupt file: where it went, that the
     /// store starts empty without it, and how to put it back).
@@ -36,6 +44,16 @@ public enum FeatureStoreError: Error, Sendable, Equatable, CustomStringConvertib
         case .quantityTooLarge(let productID, let adding):
             "cannot add \(adding) more of product \(productID): the quantity would be too large"
         case .notInBasket(let productID): "product \(productID) is not in the basket"
+        case .storeLocked(let path, let waited):
+            "the store is locked by another streams-repl (lock file \(path)) and was still locked after "
+                + "\(StoreLockWaiting.seconds(waited)) s, so nothing was changed; close the other streams-repl "
+                + "(or wait for it) and try again"
+        case .fileTooLarge(let path, let size, let limit):
+            "the store file \(path) is \(size) bytes, more than the limit of \(limit) bytes, so it was not read "
+                + "(it is left as it is); move it away to start with an empty store"
+        case .danglingLink(let path, let target):
+            "the store file \(path) is a symbolic link to \(target), which does not exist; create that file "
+                + "(or fix or remove the link) and try again"
         }
     }
 }

@@ -26,17 +26,45 @@ final class FileLock: @unchecked Sendable {
 
     deinit { close(descriptor) }
 
-    /// Runs `body` holding the lock, waiting for other holders to release it first.
-    func withLock<Result>(_ body: () throws(FeatureStoreError) -> Result) throws(FeatureStoreError) -> Result {
-        var status: Int32
-        repeat {
-            status = flock(descriptor, LOCK_EX)
-        } while status != 0 && errno == EINTR
-        guard status == 0 else {
-            throw .writeFailed(path: path, reason: "cannot lock: \(FileLock.lastErrorDescription())")
-        }
+    /// Runs `body` holding the lock. When another holder has it, waits as `waiting` says (never blocking
+    /// inside `flock`, so the wait is bounded and can be cancelled).
+    ///
+    /// - Throws: ``FeatureStoreError/storeLocked(path:waited:)`` when the lock stayed taken for
+    ///   `waiting.timeout` (or the wait was cancelled); `body`'s error.
+    func withLock<Result>(
+        waiting: StoreLockWaiting, _ body: () throws(FeatureStoreError) -> Result
+    ) throws(FeatureStoreError) -> Result {
+        try acquire(waiting)
         defer { flock(descriptor, LOCK_UN) }
         return try body()
+    }
+
+    /// Takes the lock: tries without blocking; if taken, says so once, then sleeps and tries again until the
+    /// time is up.
+    private func acquire(_ waiting: StoreLockWaiting) throws(FeatureStoreError) {
+        guard try !tryLock() else { return }
+        let start = waiting.now()
+        waiting.onWait(waiting.waitingMessage(lockPath: path))
+        while true {
+            let waited = waiting.now() - start
+            if waited >= waiting.timeout || waiting.isCancelled() {
+                throw .storeLocked(path: path, waited: waited)
+            }
+            waiting.sleep(min(waiting.pollInterval, waiting.timeout - waited))
+            if try tryLock() { return }
+        }
+    }
+
+    /// One try without blocking: `true` when the lock is now held, `false` when another holder has it.
+    private func tryLock() throws(FeatureStoreError) -> Bool {
+        while true {
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return true }
+            switch errno {
+            case EINTR: continue
+            case EWOULDBLOCK: return false
+            default: throw .writeFailed(path: path, reason: "cannot lock: \(FileLock.lastErrorDescription())")
+            }
+        }
     }
 
     /// The text of the current `errno`.

@@ -1,27 +1,44 @@
 import Foundation
 import Networking
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Reads, checks and encodes the store file; moves a corrupt one aside.
 enum StoreFile {
     private struct VersionProbe: Decodable {
         var version: Int
     }
 
-    /// The file's contents, or `nil` when there is no file.
+    /// The file's contents and the stamp of the version read, or `nil` when there is no file.
     ///
+    /// - Parameters:
+    ///   - url: the store file as the user knows it (named in errors, moved aside when corrupt).
+    ///   - target: the file to read: `url`'s path, or the target of the link `url` is (``StorePath``).
+    ///   - maximumSize: the largest file read; its size is checked before reading, and at most that many
+    ///     bytes are ever read.
     /// - Throws: `.corruptFile` after moving an unreadable or undecodable file aside; `.unsupportedVersion`
-    ///   for a newer format (the file is left in place).
-    static func read(_ url: URL, clock: () -> Date) throws(FeatureStoreError) -> FeatureStoreSnapshot? {
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        if let kind = FileProblem.irregularKind(atPath: url.path) {  // never read a directory, a FIFO, /dev/zero
+    ///   for a newer format (the file is left in place); `.fileTooLarge` (left in place, not read).
+    static func read(_ url: URL, target: String, maximumSize: Int64, clock: () -> Date) throws(FeatureStoreError)
+        -> (snapshot: FeatureStoreSnapshot, stamp: FileStamp)?
+    {
+        var info = stat()
+        guard stat(target, &info) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            throw try moveAside(url, reason: "cannot be read: \(FileProblem.lastSystemReason())", clock: clock)
+        }
+        if let kind = FileProblem.irregularKind(atPath: target) {  // never read a directory, a FIFO, /dev/zero
             throw try moveAside(url, reason: "cannot be read: it is \(kind), not a regular file", clock: clock)
         }
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw try moveAside(url, reason: "cannot be read: \(FileProblem.reason(error))", clock: clock)
+        if Int64(info.st_size) > maximumSize {
+            throw .fileTooLarge(path: url.path, size: Int64(info.st_size), limit: maximumSize)
         }
+        let (data, stamp) = try readBytes(url, target: target, maximumSize: maximumSize, clock: clock)
         let decoder = JSONDecoder()
         if let probe = try? decoder.decode(VersionProbe.self, from: data),
             probe.version > FeatureStoreSnapshot.currentVersion
@@ -37,7 +54,47 @@ enum StoreFile {
         if let problem = problem(in: snapshot) {
             throw try moveAside(url, reason: problem, clock: clock)
         }
-        return snapshot
+        return (snapshot, stamp)
+    }
+
+    /// The bytes of the regular file at `target` and its stamp, read from one descriptor; never more than
+    /// `maximumSize` bytes (a file that grows past it while being read is `.fileTooLarge`).
+    private static func readBytes(_ url: URL, target: String, maximumSize: Int64, clock: () -> Date)
+        throws(FeatureStoreError) -> (Data, FileStamp)
+    {
+        let descriptor = open(target, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else {
+            throw try moveAside(url, reason: "cannot be read: \(FileProblem.lastSystemReason())", clock: clock)
+        }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+            throw try moveAside(url, reason: "cannot be read: it is not a regular file", clock: clock)
+        }
+        let expected = Int64(info.st_size)
+        guard expected <= maximumSize else {
+            throw .fileTooLarge(path: url.path, size: expected, limit: maximumSize)
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(expected) + 1)  // one more, to see a file that grew
+        var count = 0
+        while true {
+            if count == bytes.count {
+                guard Int64(count) <= maximumSize else {
+                    throw .fileTooLarge(path: url.path, size: Int64(count), limit: maximumSize)
+                }
+                bytes.append(contentsOf: repeatElement(0, count: min(bytes.count, Int(maximumSize) + 1 - count)))
+            }
+            let got = bytes.withUnsafeMutableBytes { buffer in
+                readSome(descriptor, buffer.baseAddress.map { $0 + count }, buffer.count - count)
+            }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw try moveAside(url, reason: "cannot be read: \(FileProblem.lastSystemReason())", clock: clock)
+            }
+            if got == 0 { break }
+            count += got
+        }
+        return (Data(bytes[..<count]), FileStamp(info))
     }
 
     /// The file's bytes: pretty-printed JSON with sorted keys.
@@ -88,4 +145,9 @@ enum StoreFile {
         }
         return .corruptFile(path: url.path, movedTo: target.path, reason: reason)
     }
+}
+
+/// `read(2)`, under a name the store's own `read` does not hide.
+private func readSome(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
 }

@@ -68,26 +68,42 @@ public struct MarbleComparison: Sendable, CustomStringConvertible {
 
         var differences: [String] = []
         if !matches {
-            let times = Set((expected + actual).map(\.time)).sorted()
-            for time in times {
-                let wanted = expected.filter { $0.time == time }
-                let got = actual.filter { $0.time == time }
-                guard wanted != got else { continue }
-                func describe(_ events: [RecordedEvent<Output, Failure>]) -> String {
-                    guard !events.isEmpty else { return "nothing" }
-                    return events.map { event in
-                        switch event {
-                        case .value(let value, _):
-                            let symbol = String(symbols.symbol(for: value))
-                            let text = String(describing: value)
-                            return symbol == text ? symbol : "\(symbol) (\(String(reflecting: value)))"
-                        case .finished: return "| (finished)"
-                        case .failure(let error, _): return "# (\(error))"
-                        }
-                    }.joined(separator: ", ")
+            // One pass over both timelines, each sorted by time (stable: same-time events keep their order):
+            // linear in the number of events, however many differ.
+            let wanted = expected.sortedByTime()
+            let got = actual.sortedByTime()
+            var (i, j) = (0, 0)
+            func describe(_ events: ArraySlice<RecordedEvent<Output, Failure>>) -> String {
+                guard !events.isEmpty else { return "nothing" }
+                return events.map { event in
+                    switch event {
+                    case .value(let value, _):
+                        let symbol = String(symbols.symbol(for: value))
+                        let text = String(describing: value)
+                        return symbol == text ? symbol : "\(symbol) (\(String(reflecting: value)))"
+                    case .finished: return "| (finished)"
+                    case .failure(let error, _): return "# (\(error))"
+                    }
+                }.joined(separator: ", ")
+            }
+            while i < wanted.count || j < got.count {
+                let time =
+                    switch (wanted[i...].first?.time, got[j...].first?.time) {
+                    case (let a?, let b?): min(a, b)
+                    case (let a?, nil): a
+                    case (nil, let b?): b
+                    case (nil, nil): Duration.zero  // not reached: the loop runs while either has events
+                    }
+                let wantedEnd = wanted[i...].firstIndex { $0.time != time } ?? wanted.count
+                let gotEnd = got[j...].firstIndex { $0.time != time } ?? got.count
+                let wantedHere = wanted[i..<wantedEnd]
+                let gotHere = got[j..<gotEnd]
+                if !wantedHere.elementsEqual(gotHere) {
+                    differences.append(
+                        "\(MarbleTime.label(time, frame: frame)): expected \(describe(wantedHere)), "
+                            + "actual \(describe(gotHere))")
                 }
-                differences.append(
-                    "\(MarbleTime.label(time, frame: frame)): expected \(describe(wanted)), actual \(describe(got))")
+                (i, j) = (wantedEnd, gotEnd)
             }
         }
         self.differences = differences
@@ -152,6 +168,14 @@ extension MarbleComparison {
         legend = ""
         self.frame = frame
         isApproximate = false
+    }
+}
+
+extension Array {
+    /// The events in time order; events at the same time keep their order (the sort is stable).
+    func sortedByTime<Output, Failure>() -> [RecordedEvent<Output, Failure>]
+    where Element == RecordedEvent<Output, Failure> {
+        sorted { $0.time < $1.time }
     }
 }
 

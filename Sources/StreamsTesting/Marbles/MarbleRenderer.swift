@@ -2,9 +2,12 @@
 ///
 /// Each distinct event time gets one column in every line: a line with no event there shows `-`, one with
 /// several shows a group `(ab)`, padded with spaces (which diagrams ignore) so the columns line up. Gaps up to
-/// ``longestDashRun`` frames are drawn as dashes, longer ones as a time progression (` 250ms `). The
-/// output parses back to the same times (whole frames; other times are rounded into the next column only
-/// when two fall within one frame, and the result is then marked approximate).
+/// ``longestDashRun`` frames are drawn as dashes, longer ones (or ones that are not whole frames) as exact time
+/// progressions (` 250ms `, ` 1.000001ms `). Times before zero put a `^` at zero. A value mark that would start
+/// a word reading as a time progression (`3` before `m`, `s`) is drawn as the group `(3)`.
+///
+/// The output always parses back to the same times, except when two times fall within one frame: the later
+/// is then drawn one column later, and the result is marked approximate.
 struct MarbleRenderer {
     /// A mark at a time: a value symbol, `|` or `#`.
     struct Mark {
@@ -18,18 +21,19 @@ struct MarbleRenderer {
 
     /// One diagram per line of marks (each line sorted by time), all the same width.
     func render(_ lines: [[Mark]]) -> (diagrams: [String], isApproximate: Bool) {
+        let lines = Self.markingZero(lines)
         let times = Set(lines.flatMap { $0.map(\.time) }).sorted()
-        var output = Array(repeating: "", count: lines.count)
+        var columns: [(filler: String, cells: [String])] = []
         var cursor = min(times.first ?? .zero, .zero)
         var isApproximate = false
         var next = Array(repeating: 0, count: lines.count)
         for time in times {
             let gap = time - cursor
+            var filler = ""
             if gap < .zero {
                 isApproximate = true  // within the previous column's frame: drawn one column later
             } else if gap > .zero {
-                let filler = filling(gap)
-                for index in output.indices { output[index] += filler }
+                filler = filling(gap)
             }
             var cells: [String] = []
             for (index, line) in lines.enumerated() {
@@ -38,32 +42,84 @@ struct MarbleRenderer {
                     symbols.append(line[next[index]].symbol)
                     next[index] += 1
                 }
-                cells.append(
-                    symbols.isEmpty ? "-" : symbols.count == 1 ? symbols[0] : "(" + symbols.joined() + ")")
+                cells.append(symbols.count <= 1 ? symbols.first ?? "" : "(" + symbols.joined() + ")")
             }
-            let width = cells.map(\.count).max() ?? 1
-            for index in output.indices {
-                output[index] += cells[index] + String(repeating: " ", count: width - cells[index].count)
-            }
+            columns.append((filler, cells))
             cursor = max(time, cursor) + frame
         }
-        // Trailing dashes and padding say nothing; drop them.
-        let trimmed = output.map { String($0.reversed().drop(while: { $0 == " " || $0 == "-" }).reversed()) }
-        return (trimmed, isApproximate)
+        return (Self.layOut(columns, lineCount: lines.count), isApproximate)
     }
 
-    /// Dashes for a whole number of frames up to ``longestDashRun``, else a time progression.
+    /// The lines with a `^` at time zero (first in its frame) when any mark is before zero, so the diagram
+    /// parses back with the same zero.
+    private static func markingZero(_ lines: [[Mark]]) -> [[Mark]] {
+        guard lines.contains(where: { $0.contains { $0.time < .zero } }) else { return lines }
+        return lines.map { line in
+            var line = line
+            line.insert(Mark(time: .zero, symbol: "^"), at: line.firstIndex { $0.time >= .zero } ?? line.count)
+            return line
+        }
+    }
+
+    /// Joins the columns into aligned lines; a value mark starting a word that would read as a time
+    /// progression is wrapped in a group, and the layout redone (wider columns) until none does.
+    private static func layOut(_ columns: [(filler: String, cells: [String])], lineCount: Int) -> [String] {
+        var wrapped = Array(repeating: Set<Int>(), count: lineCount)
+        while true {
+            func cell(_ line: Int, _ column: Int) -> String {
+                let text = columns[column].cells[line]
+                return text.isEmpty ? "-" : wrapped[line].contains(column) ? "(" + text + ")" : text
+            }
+            let widths = columns.indices.map { column in
+                (0..<lineCount).map { cell($0, column).count }.max() ?? 1
+            }
+            var changed = false
+            var output: [String] = []
+            for line in 0..<lineCount {
+                var characters: [Character] = []
+                var cellStarts: [Int: Int] = [:]  // character offset → column
+                for (column, width) in widths.enumerated() {
+                    characters += columns[column].filler
+                    cellStarts[characters.count] = column
+                    let text = cell(line, column)
+                    characters += text
+                    characters += repeatElement(" ", count: width - text.count)
+                }
+                // Trailing dashes and padding say nothing; drop them.
+                while let last = characters.last, last == " " || last == "-" { characters.removeLast() }
+                for start in cellStarts.keys where start < characters.count {
+                    guard start == 0 || characters[start - 1].isWhitespace,
+                        let first = characters[start].asciiValue, (48...57).contains(first),
+                        let column = cellStarts[start]
+                    else { continue }
+                    var end = start
+                    while end < characters.count, !characters[end].isWhitespace { end += 1 }
+                    if MarbleParser.progressionParts(String(characters[start..<end])[...]) != nil {
+                        wrapped[line].insert(column)
+                        changed = true
+                    }
+                }
+                output.append(String(characters))
+            }
+            if !changed { return output }
+        }
+    }
+
+    /// Dashes for a whole number of frames up to ``longestDashRun``, else exact time progressions (each at
+    /// most ``MarbleTime/longest``).
     private func filling(_ gap: Duration) -> String {
         if let frames = MarbleTime.wholeFrames(gap, frame: frame), frames <= Self.longestDashRun {
             return String(repeating: "-", count: frames)
         }
-        return " " + MarbleTime.format(gap).replacingSpaces() + " "
+        var remaining = MarbleTime.attoseconds(gap)
+        var words: [String] = []
+        while remaining > 0 {
+            let part = min(remaining, MarbleTime.longest)
+            words.append(MarbleTime.progression(attoseconds: part))
+            remaining -= part
+        }
+        return " " + words.joined(separator: " ") + " "
     }
-}
-
-extension String {
-    /// `"250 ms"` → `"250ms"`, the time progression form.
-    fileprivate func replacingSpaces() -> String { String(filter { $0 != " " }) }
 }
 
 /// Chooses the character that stands for each value in a rendered diagram, and a legend for the rest.
@@ -75,17 +131,36 @@ struct MarbleSymbols<Output> {
     private let reserved: Set<Character>
     private var assigned: [String: Character] = [:]
     private var literals: Set<Character> = []
+    /// Every character taken (reserved, literal or assigned), and how far the pool has been searched.
+    private var used: Set<Character>
+    private var poolIndex: String.Index
     private(set) var legend: [(Character, String)] = []
 
+    private static var pool: String { "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyzαβγδεζηθικλμνξοπρστυφχψω" }
+
+    /// - Parameters:
+    ///   - lookup: the key of `values:` a value equals, if any; a key a diagram could not read back as a value
+    ///     (a space, `-`, `(`, `)`, `|`, `#`, `^`, `!`) is not used.
+    ///   - reserved: characters no other value may stand for (the keys of `values:`).
     init(lookup: @escaping (Output) -> Character?, reserved: Set<Character>) {
-        self.lookup = lookup
+        self.lookup = { value in lookup(value).flatMap { Self.isValueMark($0) ? $0 : nil } }
         self.reserved = reserved
+        used = reserved
+        poolIndex = Self.pool.startIndex
+    }
+
+    /// Whether a diagram reads `character` as a value (not as syntax, not as spacing).
+    static func isValueMark(_ character: Character) -> Bool {
+        !character.isWhitespace && !"-()|#^!".contains(character)
     }
 
     /// Reserves the characters that `values` will stand for by themselves, so no fresh letter collides.
     mutating func reserveLiterals(_ values: [Output]) {
         for value in values where lookup(value) == nil {
-            if let character = literal(value) { literals.insert(character) }
+            if let character = literal(value) {
+                literals.insert(character)
+                used.insert(character)
+            }
         }
     }
 
@@ -94,9 +169,10 @@ struct MarbleSymbols<Output> {
         if let character = literal(value) { return character }
         let description = String(describing: value)
         if let symbol = assigned[description] { return symbol }
-        let used = reserved.union(literals).union(assigned.values)
-        let pool = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyzαβγδεζηθικλμνξοπρστυφχψω"
-        let symbol = pool.first { !used.contains($0) } ?? "?"
+        let pool = Self.pool
+        while poolIndex < pool.endIndex, used.contains(pool[poolIndex]) { poolIndex = pool.index(after: poolIndex) }
+        let symbol: Character = poolIndex < pool.endIndex ? pool[poolIndex] : "?"
+        used.insert(symbol)
         assigned[description] = symbol
         legend.append((symbol, description))
         return symbol
