@@ -16,7 +16,7 @@ import Streams
 ///   wrote or read), so a change costs one encode and one write of the store, proportional to its size, not a
 ///   re-read. If the file turns out corrupt at that point, it is moved aside, the change throws and the next
 ///   change starts from the last good state this store knew.
-/// - Limits: the file may be at most ``maximumFileSize`` bytes (256 MiB): a larger one is not read (its size
+/// - Limits: the file may be at most ``maximumFileSize-type.property`` bytes (256 MiB): a larger one is not read (its size
 ///   is checked first) and a change that would make it larger is refused. When another process holds the
 ///   lock, a load or change waits as ``StoreLockWaiting`` says (by default up to 30 s, saying so once), then
 ///   throws ``FeatureStoreError/storeLocked(path:waited:)``.
@@ -69,7 +69,7 @@ public final class FeatureStore: @unchecked Sendable {
     ///   - directory: where the store file (``fileName``) and its lock file live.
     ///   - clock: the time used in the name of a corrupt file moved aside (default: now).
     ///   - lockWaiting: how to wait when another process holds the lock (default: up to 30 s, silently).
-    ///   - maximumFileSize: the largest file read or written (default ``maximumFileSize``).
+    ///   - maximumFileSize: the largest file read or written (default ``maximumFileSize-type.property``).
     /// - Throws: ``FeatureStoreError/corruptFile(path:movedTo:reason:)`` when the file is unreadable (it has
     ///   been moved aside), ``FeatureStoreError/unsupportedVersion(path:version:)``,
     ///   ``FeatureStoreError/fileTooLarge(path:size:limit:)``, ``FeatureStoreError/danglingLink(path:target:)``,

@@ -23,7 +23,7 @@ public enum FeatureStoreError: Error, Sendable, Equatable, CustomStringConvertib
     /// Another process (another streams-repl) held the store's lock file at `path` for all of `waited`, the
     /// longest a store waits (``StoreLockWaiting/timeout``); nothing was read or changed.
     case storeLocked(path: String, waited: Duration)
-    /// The store file is `size` bytes, more than ``FeatureStore/maximumFileSize`` (`limit`); it was not read
+    /// The store file is `size` bytes, more than ``FeatureStore/maximumFileSize-property`` (`limit`); it was not read
     /// and is left in place.
     case fileTooLarge(path: String, size: Int64, limit: Int64)
     /// The store file is a symbolic link to `target`, which does not exist; nothing was read or written.
