@@ -100,6 +100,7 @@ where Downstream.Input == [Element] {
 
     @usableFromInline
     let link = UpstreamLink()
+    /// Guards every `var` below (`@exclusivity(unchecked)`: each access is under it).
     @usableFromInline
     let lock = Lock()
     @usableFromInline

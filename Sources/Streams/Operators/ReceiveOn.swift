@@ -55,6 +55,7 @@ final class ReceiveOnInner<Downstream: Subscriber>: Subscriber, Subscription, Ti
     @usableFromInline
     typealias Failure = Downstream.Failure
 
+    /// Guards every `var` below (`@exclusivity(unchecked)`: each access is under it).
     @usableFromInline
     let lock = Lock()
     @usableFromInline

@@ -51,6 +51,7 @@ where Downstream.Failure == Never {
 
     @usableFromInline
     let link = UpstreamLink()
+    /// Guards every `var` below (`@exclusivity(unchecked)`: each access is under it).
     @usableFromInline
     let lock = Lock()
     @usableFromInline

@@ -70,6 +70,7 @@ final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscription, Time
     @usableFromInline
     typealias Failure = Downstream.Failure
 
+    /// Guards every `var` below (`@exclusivity(unchecked)`: each access is under it).
     @usableFromInline
     let lock = Lock()
     @usableFromInline
