@@ -177,6 +177,16 @@ import Testing
         #expect(subscriber.events == [.subscription, .value(1)])
     }
 
+    @Test func aSynchronousSourceReachesASubscriberThatAsksFirst() {
+        // The documented difference from Combine: the subscription goes downstream before the upstream is asked,
+        // so the subscriber's demand is there when a synchronous source sends (Combine drops every value).
+        let scheduler = TestScheduler()
+        let recorder = [1, 2, 3].publisher.throttle(for: .milliseconds(100), scheduler: scheduler, latest: true)
+            .record(on: scheduler)
+        scheduler.advance(to: .ms(500))
+        #expect(recorder.events == [.value(3, at: .zero), .finished(at: .zero)])
+    }
+
     @Test func upstreamIsAskedForUnlimitedAndCancelledOnCancel() {
         let scheduler = TestScheduler()
         let probe = TimingProbe<Int, Never>()

@@ -87,7 +87,7 @@ final class ReducingInner<Input, Downstream: Subscriber>: Subscriber, Subscripti
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         lock.lock()
-        guard downstream != nil, !isHolding, let step else {
+        guard downstream != nil, let step else {  // `step` is released once the fold ended
             lock.unlock()
             return .none
         }

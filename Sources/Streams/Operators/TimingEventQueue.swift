@@ -83,10 +83,6 @@ struct TimingEventQueue<Output, Failure: Error> {
     @inlinable
     mutating func stopDelivering() { isDelivering = false }
 
-    /// Whether events are waiting (released or not).
-    @inlinable
-    var isEmpty: Bool { head == items.count }
-
     /// Drops every waiting event (on cancel); returns them, to be released outside the lock.
     @inlinable
     mutating func removeAll() -> [Event] {
