@@ -11,7 +11,9 @@ import Testing
     enum Stdout { case full, closed, brokenPipe }
 
     /// Runs the binary with `script` on stdin and stdout as `stdout`; returns the exit status and stderr.
-    private func run(_ script: String, dataDirectory: URL, stdout: Stdout) throws -> (status: Int32, stderr: String) {
+    private func run(_ script: String, dataDirectory: URL, stdout: Stdout) async throws -> (
+        status: Int32, stderr: String
+    ) {
         let path = try REPLProcess.binary().path
         signal(SIGPIPE, SIG_IGN)
         let scriptURL = dataDirectory.appendingPathComponent("script.txt")
@@ -50,19 +52,21 @@ import Testing
                 Issue.record("streams-repl did not stop within 15 s")
                 break
             }
-            usleep(20_000)
+            // Sleeps without holding a thread of the cooperative pool: the loopback servers of the suites running
+            // alongside serve from that pool, and a blocked pool (2 threads on 2 cores) stalls them.
+            try await Task.sleep(for: .milliseconds(20))
         }
         let status = (code & 0x7F) == 0 ? (code >> 8) & 0xFF : 128 + (code & 0x7F)
         return (status, (try? String(contentsOf: errorURL, encoding: .utf8)) ?? "")
     }
 
     @Test(arguments: [Stdout.full, .closed, .brokenPipe])
-    func unwritableOutputStopsWithAMessageAndChangesNothingMore(_ stdout: Stdout) throws {
+    func unwritableOutputStopsWithAMessageAndChangesNothingMore(_ stdout: Stdout) async throws {
         let temporary = FileManager.default.temporaryDirectory
             .appendingPathComponent("repl-output-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: temporary) }
-        let outcome = try run("focus\n:fav 10\n:cart add 10\n:fetch\n", dataDirectory: temporary, stdout: stdout)
+        let outcome = try await run("focus\n:fav 10\n:cart add 10\n:fetch\n", dataDirectory: temporary, stdout: stdout)
         #expect(outcome.status == 1)
         #expect(outcome.stderr.contains("streams-repl: "), "\(outcome.stderr)")
         #expect(outcome.stderr.contains("standard output"), "\(outcome.stderr)")
