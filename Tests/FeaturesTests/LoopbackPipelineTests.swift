@@ -100,9 +100,11 @@ import Testing
     }
 }
 
-/// The first value of `publisher` that satisfies `predicate`, waiting at most `timeout` of real time.
+/// The first value of `publisher` that satisfies `predicate`, waiting at most `timeout` of real time. Generous:
+/// under the thread sanitizer, CPU-heavy synchronous suites running alongside (fuzz tests) hold the cooperative
+/// pool the loopback server serves from for seconds; a normal run answers in milliseconds.
 private func firstValue<P: Publisher>(
-    of publisher: P, timeout: Duration = .seconds(10), where predicate: @escaping @Sendable (P.Output) -> Bool
+    of publisher: P, timeout: Duration = .seconds(40), where predicate: @escaping @Sendable (P.Output) -> Bool
 ) -> Task<P.Output, any Error> where P.Failure == Never, P.Output: Sendable {
     let waiter = FirstValueWaiter<P.Output>()
     let cancellable = publisher.first(where: predicate).sink { waiter.resolve(.success($0)) }
