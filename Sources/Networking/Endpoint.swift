@@ -98,8 +98,13 @@ public protocol Endpoint: Sendable {
     var task: HTTPTask { get }
     /// Extra header fields; default none.
     var headers: [String: String] { get }
-    /// How long to wait for a complete response; default 30 seconds.
+    /// How long the whole exchange may take — connecting, sending, redirects and the last byte of the
+    /// response — before it fails with `.timeout`; default 30 seconds.
     var timeout: Duration { get }
+    /// The most bytes a response body may have; a longer one fails with `.responseTooLarge` (the default
+    /// transport stops reading and closes the connection at the limit). Default
+    /// ``NetworkResponse/defaultMaximumBodySize`` (10 MiB); raise it for an endpoint that returns more.
+    var maximumResponseSize: Int { get }
     /// Status codes treated as success; default `200..<300`. Others fail with `.unacceptableStatus`.
     var acceptableStatusCodes: Range<Int> { get }
 }
@@ -113,6 +118,8 @@ extension Endpoint {
     public var headers: [String: String] { [:] }
     /// 30 seconds.
     public var timeout: Duration { .seconds(30) }
+    /// ``NetworkResponse/defaultMaximumBodySize`` (10 MiB).
+    public var maximumResponseSize: Int { NetworkResponse.defaultMaximumBodySize }
     /// `200..<300`.
     public var acceptableStatusCodes: Range<Int> { 200..<300 }
 }

@@ -9,8 +9,11 @@ import Streams
 /// sends through, so unit tests can stub the network.
 ///
 /// Contract: call `completion` exactly once, on any thread, with the response whatever its status, or with
-/// `.timeout`, `.cancelled` or `.transport`. The returned `Cancellable` cancels the request; after it, the
-/// completion may still be called (with `.cancelled`) or not at all.
+/// `.timeout`, `.cancelled`, `.responseTooLarge` or `.transport`. The returned `Cancellable` cancels the
+/// request; after it, the completion may still be called (with `.cancelled`) or not at all.
+///
+/// Two transports ship: ``SocketTransport`` (the default: `http` on a socket of its own, with a hard response
+/// limit and a whole-exchange deadline; other schemes through `URLSession`) and ``URLSessionTransport``.
 ///
 /// ```swift
 /// let client = RemoteClient(transport: URLSessionTransport(session: .shared))
@@ -20,9 +23,42 @@ public protocol HTTPTransport: Sendable {
     func send(
         _ request: URLRequest, completion: @escaping @Sendable (Result<NetworkResponse, NetworkError>) -> Void
     ) -> any Cancellable
+
+    /// Starts sending `request`, failing with ``NetworkError/responseTooLarge(limit:)`` when the response body
+    /// is longer than `maximumResponseSize` bytes; returns what cancels it. `RemoteClient` calls this one,
+    /// with the endpoint's ``Endpoint/maximumResponseSize``.
+    ///
+    /// The default implementation calls ``send(_:completion:)`` and checks the size of the whole body when
+    /// it has arrived, so the limit holds for the caller but memory is not bounded while the body arrives;
+    /// a transport that reads the body itself implements this to stop at the limit.
+    func send(
+        _ request: URLRequest, maximumResponseSize: Int,
+        completion: @escaping @Sendable (Result<NetworkResponse, NetworkError>) -> Void
+    ) -> any Cancellable
 }
 
-/// The default transport: a `URLSession` data task per request (FoundationNetworking on Linux).
+extension HTTPTransport {
+    /// Sends with ``send(_:completion:)`` and fails a response whose whole body is over the limit.
+    public func send(
+        _ request: URLRequest, maximumResponseSize: Int,
+        completion: @escaping @Sendable (Result<NetworkResponse, NetworkError>) -> Void
+    ) -> any Cancellable {
+        send(request) { result in
+            if case .success(let response) = result, response.body.count > maximumResponseSize {
+                return completion(.failure(.responseTooLarge(limit: maximumResponseSize)))
+            }
+            completion(result)
+        }
+    }
+}
+
+/// A `URLSession` data task per request (FoundationNetworking on Linux): every scheme `URLSession` speaks,
+/// https included, proxies from the environment, and transparent `Content-Encoding` decoding.
+///
+/// - Limits: on Linux, FoundationNetworking buffers the whole body before the completion handler runs, so
+///   the response limit is checked on the whole body (memory is not bounded while it arrives), and a
+///   cancelled transfer is not reliably stopped. ``SocketTransport`` (the default of `RemoteClient`) has
+///   neither problem for `http`, and hands `https` to this transport.
 ///
 /// - Errors: `URLError.timedOut` is `.timeout`, `URLError.cancelled` is `.cancelled`, every other failure is
 ///   `.transport` carrying the `URLError`. Cancelling cancels the data task, which closes its connection.
@@ -34,6 +70,9 @@ public protocol HTTPTransport: Sendable {
 /// ```swift
 /// let transport = URLSessionTransport()                  // an ephemeral session of its own
 /// ```
+///
+/// - Note: not the default of `RemoteClient` any more; pass it explicitly (`RemoteClient(transport:
+///   URLSessionTransport())`) for what only `URLSession` does, such as proxies.
 public struct URLSessionTransport: HTTPTransport {
     /// The session the data tasks run in.
     public let session: URLSession

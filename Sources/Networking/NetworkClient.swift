@@ -10,6 +10,9 @@ public struct NetworkResponse: Sendable, Equatable {
     /// The body bytes (empty for 204 or HEAD).
     public var body: Data
 
+    /// The response size limit of an endpoint that sets none (``Endpoint/maximumResponseSize``): 10 MiB.
+    public static let defaultMaximumBodySize = 10 * 1024 * 1024
+
     /// Creates a response.
     public init(statusCode: Int, headers: [String: String] = [:], body: Data = Data()) {
         self.statusCode = statusCode
@@ -18,7 +21,7 @@ public struct NetworkResponse: Sendable, Equatable {
     }
 }
 
-/// Sends endpoints' requests. Two interchangeable implementations: `RemoteClient` (URLSession) and
+/// Sends endpoints' requests. Two interchangeable implementations: `RemoteClient` (HTTP) and
 /// `LocalClient` (bundled JSON, optional simulated latency on a scheduler); swap them in one line.
 ///
 /// Both APIs fail only with `NetworkError`. A response whose status is outside the endpoint's

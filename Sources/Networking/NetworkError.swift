@@ -14,8 +14,11 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     case invalidURL(String)
     /// The request never produced an HTTP response (connection refused or reset, DNS, TLS…).
     case transport(any Error & Sendable)
-    /// No complete response arrived within the endpoint's timeout.
+    /// The whole exchange did not finish within the endpoint's `timeout`.
     case timeout
+    /// The response body is longer than the endpoint's ``Endpoint/maximumResponseSize`` (`limit` bytes); the
+    /// transport stopped reading it.
+    case responseTooLarge(limit: Int)
     /// The request was cancelled by its caller (task cancellation or publisher cancellation).
     case cancelled
     /// A response arrived with a status code outside the endpoint's acceptable codes. ``description`` shows
@@ -35,6 +38,9 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         case .transport(let error): "transport error: \(Self.explanation(of: error))"
         case .timeout: "the request timed out"
         case .cancelled: "the request was cancelled"
+        case .responseTooLarge(let limit):
+            "the server's answer is larger than the \(Self.size(limit)) this request allows; "
+                + "if such an answer is expected, raise the endpoint's maximumResponseSize"
         case .unacceptableStatus(let code, let body):
             Self.oneLine(body).isEmpty ? "HTTP \(code)" : "HTTP \(code): \(Self.oneLine(body))"
         case .decoding(let path, let description):
@@ -42,6 +48,13 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
         case .unauthorized: "unauthorized (HTTP 401)"
         case .refreshFailed(let reason): "token refresh failed: \(reason)"
         }
+    }
+
+    /// `bytes` in the largest whole binary unit: "10 MiB", "512 KiB", "100 bytes".
+    static func size(_ bytes: Int) -> String {
+        if bytes >= 1 << 20, bytes % (1 << 20) == 0 { return "\(bytes >> 20) MiB" }
+        if bytes >= 1 << 10, bytes % (1 << 10) == 0 { return "\(bytes >> 10) KiB" }
+        return bytes == 1 ? "1 byte" : "\(bytes) bytes"
     }
 
     /// The most characters of a response body that ``description`` shows.

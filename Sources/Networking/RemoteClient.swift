@@ -5,7 +5,9 @@ import Streams
     import FoundationNetworking
 #endif
 
-/// A `NetworkClient` that sends requests over HTTP through an `HTTPTransport` (by default `URLSession`).
+/// A `NetworkClient` that sends requests over HTTP through an `HTTPTransport` (by default `SocketTransport`:
+/// `http` on a socket of its own with a hard response limit and a whole-exchange deadline, `https` through
+/// `URLSession`).
 ///
 /// For each request: build it (`RequestBuilder`), then per attempt run every interceptor's `adapt`, log,
 /// send, and check the status against the endpoint's `acceptableStatusCodes`. A failed attempt (an
@@ -14,7 +16,7 @@ import Streams
 /// tests replace. `.cancelled` is never retried.
 ///
 /// - Cancellation: cancelling the calling task (async API) or the subscription (publisher API) cancels the
-///   in-flight `URLSession` task and any back-off wait, and fails with / delivers nothing but `.cancelled`.
+///   in-flight request (closing its connection) and any back-off wait, and fails with / delivers nothing but `.cancelled`.
 /// - Threading: a value type, safe to share; the publisher delivers on a task's executor.
 ///
 /// ```swift
@@ -35,7 +37,7 @@ public struct RemoteClient: NetworkClient {
     /// A client sending through `transport` with `interceptors`; `sleep` waits between retries (default
     /// `Task.sleep`, which throws on cancellation; tests pass a function that records the delay).
     public init(
-        transport: any HTTPTransport = URLSessionTransport(),
+        transport: any HTTPTransport = SocketTransport(),
         interceptors: [any RequestInterceptor] = [],
         builder: RequestBuilder = RequestBuilder(),
         logger: RequestLogger? = nil,
@@ -56,7 +58,7 @@ public struct RemoteClient: NetworkClient {
             attemptCount += 1
             let sent = try await adapt(request)
             let failure: RequestFailure
-            switch await send(sent) {
+            switch await send(sent, maximumResponseSize: endpoint.maximumResponseSize) {
             case .success(let response) where endpoint.acceptableStatusCodes.contains(response.statusCode):
                 return response
             case .success(let response):
@@ -107,12 +109,14 @@ public struct RemoteClient: NetworkClient {
         return adapted
     }
 
-    private func send(_ request: URLRequest) async -> Result<NetworkResponse, NetworkError> {
+    private func send(_ request: URLRequest, maximumResponseSize: Int) async -> Result<NetworkResponse, NetworkError> {
         logger?.log(request)
         let outcome: Result<NetworkResponse, NetworkError>
         do {
             outcome = .success(
-                try await withCancellableCompletion { done in transport.send(request, completion: done) })
+                try await withCancellableCompletion { done in
+                    transport.send(request, maximumResponseSize: maximumResponseSize, completion: done)
+                })
         } catch {
             outcome = .failure(error)
         }
