@@ -25,7 +25,8 @@ public struct ClientFactory: Sendable {
         self.remote = remote
     }
 
-    /// The bundled data answered at once (`LocalClient.features()`), or URLSession (`RemoteClient()`).
+    /// The bundled data answered at once (`LocalClient.features()`), or HTTP (`RemoteClient()`, whose
+    /// `SocketTransport` caps each answer at the endpoint's size limit and each exchange at its timeout).
     public static let live = ClientFactory(local: { try LocalClient.features() }, remote: { _ in RemoteClient() })
 
     /// The client and base URL for `source`.

@@ -44,6 +44,12 @@ public struct REPLOptions: Equatable, Sendable {
           -h, --help       print this help and exit
           --version        print the version and exit
 
+        server limits (--server):
+          a request may take at most 30 s in all (connecting, sending and the whole answer) and its answer may
+          be at most 10 MiB: a longer wait or a larger answer is cut off and reported in one line. A command
+          waits at most 150 s for its answer, then says so and goes on with the next line. http addresses
+          are served by streams-repl's own HTTP client, https ones by URLSession.
+
         store limits (--data-dir):
           the store file may be at most 256 MiB: a larger one is not read (startup exits 1 saying so) and a
           change that would make it larger is refused. While another streams-repl holds the store's lock,

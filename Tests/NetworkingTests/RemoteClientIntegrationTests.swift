@@ -17,26 +17,42 @@ struct LoopbackEndpoint: Endpoint {
     var timeout: Duration = .seconds(5)
 }
 
-/// A remote client over a real `URLSession`, allowing many connections to the one loopback host.
-func loopbackClient(interceptors: [any RequestInterceptor] = []) -> RemoteClient {
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.httpMaximumConnectionsPerHost = 64
-    return RemoteClient(
-        transport: URLSessionTransport(session: URLSession(configuration: configuration)), interceptors: interceptors)
+/// The two transports every integration test runs on.
+enum LoopbackTransport: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    /// `SocketTransport`, the default.
+    case socket
+    /// `URLSessionTransport` over a real `URLSession`.
+    case urlSession
+
+    var testDescription: String { rawValue }
 }
 
-/// Real HTTP against `LoopbackHTTPServer` on 127.0.0.1. Real time: about 0.3 s in all; every wait is bounded
+/// A remote client on `transport`; the `URLSession` one allows many connections to the one loopback host.
+func loopbackClient(_ transport: LoopbackTransport, interceptors: [any RequestInterceptor] = []) -> RemoteClient {
+    switch transport {
+    case .socket:
+        return RemoteClient(transport: SocketTransport(), interceptors: interceptors)
+    case .urlSession:
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpMaximumConnectionsPerHost = 64
+        return RemoteClient(
+            transport: URLSessionTransport(session: URLSession(configuration: configuration)),
+            interceptors: interceptors)
+    }
+}
+
+/// Real HTTP against `LoopbackHTTPServer` on 127.0.0.1, on both transports. Real time: about 0.6 s in all; every wait is bounded
 /// (handlers wait at most 3 s, tests at most 5 s, reached only when something is broken or the machine is
 /// heavily loaded).
 @Suite struct RemoteClientIntegrationTests {
-    @Test func decodesEachBundledDataSetServedOverHTTP() async throws {
+    @Test(arguments: LoopbackTransport.allCases) func decodesEachBundledDataSetServedOverHTTP(_ transport: LoopbackTransport) async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         for data in BundledData.allCases {
             let body = try data.data()
             server.route("GET", "/" + data.rawValue) { _ in .json(body) }
         }
-        let client = loopbackClient()
+        let client = loopbackClient(transport)
         let products = try await client.send(
             LoopbackEndpoint(baseURL: server.baseURL, path: "/products"), as: [Product].self)
         let crypto = try await client.send(
@@ -49,11 +65,11 @@ func loopbackClient(interceptors: [any RequestInterceptor] = []) -> RemoteClient
         #expect(server.requestCount("/products") == 1)
     }
 
-    @Test func reports404And500WithTheirBodies() async throws {
+    @Test(arguments: LoopbackTransport.allCases) func reports404And500WithTheirBodies(_ transport: LoopbackTransport) async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         server.route("GET", "/boom") { _ in .text("database unavailable", status: 500) }
-        let client = loopbackClient()
+        let client = loopbackClient(transport)
         let missing = await caught {
             try await client.response(for: LoopbackEndpoint(baseURL: server.baseURL, path: "/nope"))
         }
@@ -68,17 +84,17 @@ func loopbackClient(interceptors: [any RequestInterceptor] = []) -> RemoteClient
         }
     }
 
-    @Test func reportsMalformedJSONAsADecodingError() async throws {
+    @Test(arguments: LoopbackTransport.allCases) func reportsMalformedJSONAsADecodingError(_ transport: LoopbackTransport) async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         server.route("GET", "/users") { _ in .json(#"[{"id": 1, "name": "#) }
         let error = await caught {
-            try await loopbackClient().send(LoopbackEndpoint(baseURL: server.baseURL, path: "/users"), as: [User].self)
+            try await loopbackClient(transport).send(LoopbackEndpoint(baseURL: server.baseURL, path: "/users"), as: [User].self)
         }
         guard case .decoding = error else { return fail("got \(String(describing: error))") }
     }
 
-    @Test func aSlowResponseHitsTheEndpointTimeout() async throws {
+    @Test(arguments: LoopbackTransport.allCases) func aSlowResponseHitsTheEndpointTimeout(_ transport: LoopbackTransport) async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         server.route("GET", "/slow") { request in
@@ -87,7 +103,7 @@ func loopbackClient(interceptors: [any RequestInterceptor] = []) -> RemoteClient
         }
         let started = ContinuousClock.now
         let error = await caught {
-            try await loopbackClient().response(
+            try await loopbackClient(transport).response(
                 for: LoopbackEndpoint(baseURL: server.baseURL, path: "/slow", timeout: .milliseconds(300)))
         }
         guard case .timeout = error else { return fail("got \(String(describing: error))") }
@@ -99,27 +115,27 @@ func loopbackClient(interceptors: [any RequestInterceptor] = []) -> RemoteClient
         }
     }
 
-    @Test func aConnectionClosedMidBodyIsATransportError() async throws {
+    @Test(arguments: LoopbackTransport.allCases) func aConnectionClosedMidBodyIsATransportError(_ transport: LoopbackTransport) async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         server.route("GET", "/cut") { _ in .truncated(declaring: 1_000, sending: Data(#"[{"id":1,"#.utf8)) }
         let error = await caught {
-            try await loopbackClient().response(for: LoopbackEndpoint(baseURL: server.baseURL, path: "/cut"))
+            try await loopbackClient(transport).response(for: LoopbackEndpoint(baseURL: server.baseURL, path: "/cut"))
         }
         guard case .transport = error else { return fail("got \(String(describing: error))") }
     }
 
-    @Test func aRefusedConnectionIsATransportError() async throws {
+    @Test(arguments: LoopbackTransport.allCases) func aRefusedConnectionIsATransportError(_ transport: LoopbackTransport) async throws {
         let server = try LoopbackHTTPServer()
         let baseURL = server.baseURL
         server.stop()
         let error = await caught {
-            try await loopbackClient().response(for: LoopbackEndpoint(baseURL: baseURL, path: "/"))
+            try await loopbackClient(transport).response(for: LoopbackEndpoint(baseURL: baseURL, path: "/"))
         }
         guard case .transport = error else { return fail("got \(String(describing: error))") }
     }
 
-    @Test func fiftyConcurrentRequestsWithAnExpiredTokenCauseOneRefreshAndFiftyRetries() async throws {
+    @Test(arguments: LoopbackTransport.allCases) func fiftyConcurrentRequestsWithAnExpiredTokenCauseOneRefreshAndFiftyRetries(_ transport: LoopbackTransport) async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         let count = 50
@@ -143,12 +159,12 @@ func loopbackClient(interceptors: [any RequestInterceptor] = []) -> RemoteClient
             return .json(#"{"id":1}"#)
         }
         struct Refreshed: Decodable { let token: String }
-        let plain = loopbackClient()
+        let plain = loopbackClient(transport)
         let refreshEndpoint = LoopbackEndpoint(baseURL: server.baseURL, path: "/refresh", method: .post)
         let refresher = TokenRefresher(token: "expired") {
             try await plain.send(refreshEndpoint, as: Refreshed.self).token
         }
-        let client = loopbackClient(interceptors: [AuthenticationInterceptor(refresher: refresher)])
+        let client = loopbackClient(transport, interceptors: [AuthenticationInterceptor(refresher: refresher)])
         let me = LoopbackEndpoint(baseURL: server.baseURL, path: "/me")
         try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<count { group.addTask { try await client.response(for: me).statusCode } }
@@ -162,14 +178,14 @@ func loopbackClient(interceptors: [any RequestInterceptor] = []) -> RemoteClient
         #expect(tokens.filter { $0 == "Bearer fresh" }.count == count)
     }
 
-    @Test func cancellingThePublisherDropsTheConnectionAndDeliversNothing() async throws {
+    @Test(arguments: LoopbackTransport.allCases) func cancellingThePublisherDropsTheConnectionAndDeliversNothing(_ transport: LoopbackTransport) async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         server.route("GET", "/hang") { request in
             _ = request.waitUntilDisconnected(timeout: .seconds(3))
             return .json("[]")
         }
-        let recorder = loopbackClient().responsePublisher(for: LoopbackEndpoint(baseURL: server.baseURL, path: "/hang"))
+        let recorder = loopbackClient(transport).responsePublisher(for: LoopbackEndpoint(baseURL: server.baseURL, path: "/hang"))
             .record()
         #expect(await server.wait(timeout: .seconds(20)) { $0.requestCount("/hang") == 1 })
         recorder.cancel()
@@ -177,14 +193,14 @@ func loopbackClient(interceptors: [any RequestInterceptor] = []) -> RemoteClient
         #expect(recorder.events.isEmpty)
     }
 
-    @Test func cancellingTheTaskDropsTheConnectionAndThrowsCancelled() async throws {
+    @Test(arguments: LoopbackTransport.allCases) func cancellingTheTaskDropsTheConnectionAndThrowsCancelled(_ transport: LoopbackTransport) async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         server.route("GET", "/hang") { request in
             _ = request.waitUntilDisconnected(timeout: .seconds(3))
             return .json("[]")
         }
-        let client = loopbackClient()
+        let client = loopbackClient(transport)
         let endpoint = LoopbackEndpoint(baseURL: server.baseURL, path: "/hang")
         let task = Task { try await client.response(for: endpoint) }
         #expect(await server.wait(timeout: .seconds(20)) { $0.requestCount("/hang") == 1 })

@@ -212,4 +212,26 @@ import Testing
         #expect(run.stderrLines == [#"search for "focus" failed: HTTP 500: database down (:retry to try again)"#])
         #expect(run.stdoutLines == ["HTTP 418, count 1"])
     }
+
+    @Test func serverModeCutsOffAnEndlessAnswerAndGoesOn() async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        server.route("GET", "/crypto") { _ in
+            .chunked { write in
+                // Endless as far as the REPL can tell (bounded at 1 GiB for the test's sake).
+                for _ in 0..<(1 << 18) { guard write(Data(repeating: 0x20, count: 4_096)) else { return } }
+            }
+        }
+        server.route("GET", "/status") { _ in .text("teapot", status: 418) }
+        let data = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let run = try await REPLProcess.run(
+            ["--server", server.baseURL.absoluteString, "--data-dir", data.path], script: ":prices\n:fetch\n")
+        #expect(run.status == 0)
+        #expect(
+            run.stderrLines.first
+                == "prices could not be refreshed: the server's answer is larger than the 10 MiB this request allows; if such an answer is expected, raise the endpoint's maximumResponseSize (:refresh to try again)"
+        )
+        #expect(run.stdoutLines == ["HTTP 418, count 1"])
+    }
 }

@@ -92,6 +92,16 @@ final class Connection: Sendable {
     private func write(_ response: LoopbackHTTPServer.Response) {
         var head = "HTTP/1.1 \(response.status) \(Self.reason(response.status))\r\n"
         for (name, value) in response.headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
+        if let chunks = response.chunks {
+            head += "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+            guard sendAll(Data(head.utf8)) else { return }
+            chunks { data in
+                data.isEmpty || sendAll(Data(String(data.count, radix: 16).utf8 + [13, 10]) + data + Data([13, 10]))
+            }
+            guard sendAll(Data("0\r\n\r\n".utf8)) else { return }
+            shutdown(socket, Int32(SHUT_WR))
+            return
+        }
         head += "Content-Length: \(response.declaredLength ?? response.body.count)\r\nConnection: close\r\n\r\n"
         guard sendAll(Data(head.utf8)), sendAll(response.body) else { return }
         shutdown(socket, Int32(SHUT_WR))
@@ -113,6 +123,11 @@ final class Connection: Sendable {
         switch status {
         case 200: "OK"
         case 204: "No Content"
+        case 301: "Moved Permanently"
+        case 302: "Found"
+        case 303: "See Other"
+        case 307: "Temporary Redirect"
+        case 308: "Permanent Redirect"
         case 401: "Unauthorized"
         case 404: "Not Found"
         case 500: "Internal Server Error"

@@ -36,6 +36,10 @@ extension LoopbackHTTPServer {
         /// A `Content-Length` larger than `body`: the server sends `body` and then closes the connection
         /// mid-body. `nil`: the real length.
         public var declaredLength: Int?
+        /// Set: the body is sent with chunked transfer coding instead of `body`, one chunk per call of the
+        /// writer the closure is given; the writer returns false once the client is gone. The last chunk is
+        /// sent when the closure returns.
+        public var chunks: (@Sendable (_ write: (Data) -> Bool) -> Void)?
 
         /// A response.
         public init(status: Int = 200, headers: [String: String] = [:], body: Data = Data(), declaredLength: Int? = nil)
@@ -44,6 +48,14 @@ extension LoopbackHTTPServer {
             self.headers = headers
             self.body = body
             self.declaredLength = declaredLength
+        }
+
+        /// A JSON response whose body `chunks` sends chunk by chunk (chunked transfer coding), for as long
+        /// as it likes: an endless body is a closure that writes until the writer returns false.
+        public static func chunked(_ chunks: @escaping @Sendable (_ write: (Data) -> Bool) -> Void) -> Response {
+            var response = Response(status: 200, headers: ["Content-Type": "application/json"])
+            response.chunks = chunks
+            return response
         }
 
         /// A JSON response.

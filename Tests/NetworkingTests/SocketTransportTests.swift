@@ -1,0 +1,230 @@
+import Foundation
+import LoopbackHTTPServer
+import Networking
+import Streams
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `SocketTransport` against servers that misbehave on 127.0.0.1: an endless body, a body dripping forever,
+/// a server that never answers, redirects. Real time, every wait bounded: about 1.5 s in all.
+@Suite struct SocketTransportTests {
+    /// An endpoint with a small response limit and a short deadline.
+    struct LimitedEndpoint: Endpoint {
+        let baseURL: URL
+        var path: String
+        var method: HTTPMethod = .get
+        var headers: [String: String] = [:]
+        var timeout: Duration = .seconds(10)
+        var maximumResponseSize = 64 * 1024
+    }
+
+    private let client = RemoteClient(transport: SocketTransport())
+
+    @Test func anEndlessChunkedBodyStopsAtTheLimitAndTheConnectionIsClosed() async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        let written = Locked(0)
+        let hungUp = Locked(false)
+        server.route("GET", "/endless") { _ in
+            .chunked { write in
+                let chunk = Data(repeating: UInt8(ascii: "x"), count: 4_096)
+                // Endless, but bounded for the test's sake: the client must hang up long before 1 GiB.
+                while written.withLock({ $0 }) < 1 << 30 {
+                    guard write(chunk) else { return hungUp.withLock { $0 = true } }
+                    written.withLock { $0 += chunk.count }
+                }
+            }
+        }
+        let error = await caught { try await client.response(for: LimitedEndpoint(baseURL: server.baseURL, path: "/endless")) }
+        guard case .responseTooLarge(limit: 65_536) = error else { return fail("got \(String(describing: error))") }
+        #expect(
+            error?.description
+                == "the server's answer is larger than the 64 KiB this request allows; if such an answer is expected, raise the endpoint's maximumResponseSize"
+        )
+        // The client hung up: the server's next writes failed. What it wrote beyond the limit is what the
+        // sockets' buffers held.
+        #expect(await server.wait(timeout: .seconds(20)) { _ in hungUp.withLock { $0 } })
+        #expect(written.withLock { $0 } < 16 << 20)
+    }
+
+    @Test func aDeclaredLengthOverTheLimitFailsWithoutReadingTheBody() async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        server.route("GET", "/big") { _ in .json(Data(repeating: 0x20, count: 100_000)) }
+        server.route("GET", "/fits") { _ in .json(Data(repeating: 0x20, count: 65_536)) }
+        let endpoint = LimitedEndpoint(baseURL: server.baseURL, path: "/big")
+        guard case .responseTooLarge = await caught({ try await client.response(for: endpoint) }) else {
+            return fail("a body over the limit was accepted")
+        }
+        let fits = try await client.response(for: LimitedEndpoint(baseURL: server.baseURL, path: "/fits"))
+        #expect(fits.body.count == 65_536)
+    }
+
+    @Test func theDeadlineCoversTheWholeExchangeEvenWhileBytesKeepArriving() async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        server.route("GET", "/drip") { _ in
+            .chunked { write in
+                // One byte every 20 ms for at most 5 s: never idle long enough for an idle timeout.
+                for _ in 0..<250 {
+                    guard write(Data(" ".utf8)) else { return }
+                    usleep(20_000)
+                }
+            }
+        }
+        let started = ContinuousClock.now
+        let error = await caught {
+            try await client.response(
+                for: LimitedEndpoint(baseURL: server.baseURL, path: "/drip", timeout: .milliseconds(400)))
+        }
+        guard case .timeout = error else { return fail("got \(String(describing: error))") }
+        let elapsed = ContinuousClock.now - started
+        #expect(elapsed >= .milliseconds(400))
+        #expect(elapsed < .seconds(4))
+    }
+
+    @Test func aServerThatNeverAnswersTimesOutAtTheDeadline() async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        server.route("GET", "/silent") { request in
+            _ = request.waitUntilDisconnected(timeout: .seconds(5))
+            return .json("[]")
+        }
+        let started = ContinuousClock.now
+        let error = await caught {
+            try await client.response(
+                for: LimitedEndpoint(baseURL: server.baseURL, path: "/silent", timeout: .milliseconds(300)))
+        }
+        guard case .timeout = error else { return fail("got \(String(describing: error))") }
+        #expect(ContinuousClock.now - started < .seconds(4))
+        #expect(await server.wait(timeout: .seconds(20)) { $0.disconnectCount == 1 })
+    }
+
+    @Test func cancellingAnEndlessBodyClosesTheConnectionAtOnce() async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        let gone = Locked(false)
+        server.route("GET", "/endless") { _ in
+            .chunked { write in
+                for _ in 0..<1_000_000 {
+                    guard write(Data(" ".utf8)) else { return gone.withLock { $0 = true } }
+                    usleep(1_000)
+                }
+            }
+        }
+        let endpoint = LimitedEndpoint(baseURL: server.baseURL, path: "/endless", maximumResponseSize: 1 << 30)
+        let task = Task { try await client.response(for: endpoint) }
+        #expect(await server.wait(timeout: .seconds(20)) { $0.requestCount("/endless") == 1 })
+        task.cancel()
+        guard case .cancelled? = await task.result.networkError else { return fail("expected cancelled") }
+        #expect(await server.wait(timeout: .seconds(20)) { _ in gone.withLock { $0 } })
+    }
+
+    @Test func redirectsAreFollowedAsBrowsersDoAndCredentialsStayWithTheirHost() async throws {
+        let server = try LoopbackHTTPServer()
+        let other = try LoopbackHTTPServer()
+        defer {
+            server.stop()
+            other.stop()
+        }
+        server.route("GET", "/old") { _ in .init(status: 301, headers: ["Location": "/new?x=1"]) }
+        server.route("GET", "/new") { request in .json(#"{"query":"\#(request.query)"}"#) }
+        server.route("POST", "/form") { _ in .init(status: 303, headers: ["Location": "/done"]) }
+        server.route("GET", "/done") { request in .text("\(request.method) \(request.body.count)") }
+        server.route("PUT", "/keep") { _ in .init(status: 307, headers: ["Location": "/kept"]) }
+        server.route("PUT", "/kept") { request in .text("\(request.method) \(request.body.count)") }
+        server.route("GET", "/away") { _ in .init(status: 302, headers: ["Location": other.baseURL.absoluteString + "/there"]) }
+        other.route("GET", "/there") { request in .text(request.header("Authorization") ?? "none") }
+        server.route("GET", "/loop") { _ in .init(status: 302, headers: ["Location": "/loop"]) }
+
+        let base = server.baseURL
+        #expect(try await client.response(for: LimitedEndpoint(baseURL: base, path: "/old")).body == Data(#"{"query":"x=1"}"#.utf8))
+        var post = LimitedEndpoint(baseURL: base, path: "/form", method: .post)
+        post.headers = ["Authorization": "Bearer secret"]
+        #expect(try await client.response(for: post).body == Data("GET 0".utf8))
+        #expect(server.requests.last?.header("Authorization") == "Bearer secret")  // same host: kept
+        struct Upload: Endpoint {
+            let baseURL: URL
+            var path: String { "/keep" }
+            var method: HTTPMethod { .put }
+            var task: HTTPTask { .jsonBody(["a": 1]) }
+        }
+        #expect(try await client.response(for: Upload(baseURL: base)).body == Data("PUT 7".utf8))
+        var away = LimitedEndpoint(baseURL: base, path: "/away")
+        away.headers = ["Authorization": "Bearer secret"]
+        #expect(try await client.response(for: away).body == Data("none".utf8))
+        let loop = await caught { try await client.response(for: LimitedEndpoint(baseURL: base, path: "/loop")) }
+        guard case .transport(let error as URLError) = loop, error.code == .httpTooManyRedirects else {
+            return fail("got \(String(describing: loop))")
+        }
+        #expect(server.requestCount("/loop") == SocketTransport.maximumRedirects + 1)
+    }
+
+    @Test func aRefusedConnectionIsATransientErrorInWords() async throws {
+        let server = try LoopbackHTTPServer()
+        let baseURL = server.baseURL
+        server.stop()
+        let error = await caught { try await client.response(for: LimitedEndpoint(baseURL: baseURL, path: "/")) }
+        guard case .transport(let underlying) = error else { return fail("got \(String(describing: error))") }
+        #expect(RetryPolicy.isTransient(underlying))
+        #expect(
+            error?.description
+                == "transport error: could not connect to 127.0.0.1:\(server.port) (the connection was refused); check that the server is running and that the address and port are right (URLError -1004)"
+        )
+    }
+
+    @Test func aHeaderWithALineBreakNeverBecomesASecondField() async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        server.route("GET", "/") { _ in .json("[]") }
+        var endpoint = LimitedEndpoint(baseURL: server.baseURL, path: "/")
+        endpoint.headers = ["X-Evil": "a\r\nX-Injected: b"]
+        // Foundation drops such a value from the URLRequest; the transport refuses one that gets through.
+        _ = await caught { try await client.response(for: endpoint) }
+        #expect(server.requests.allSatisfy { $0.header("X-Injected") == nil })
+    }
+
+    @Test func aGarbageAnswerIsATransportErrorInWords() async throws {
+        let listener = try RawServer(answer: "SSH-2.0-OpenSSH_9.2\r\n\r\n")
+        let error = await caught { try await client.response(for: LimitedEndpoint(baseURL: listener.baseURL, path: "/")) }
+        #expect(error?.description.contains("not valid HTTP: the answer does not start with an HTTP/1.x status line") == true)
+    }
+}
+
+/// A one-shot server that answers the first connection with fixed bytes, whatever it asked.
+private final class RawServer: Sendable {
+    let baseURL: URL
+
+    init(answer: String) throws {
+        let server = try LoopbackHTTPServer()
+        baseURL = server.baseURL
+        server.stop()
+        let port = server.port
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var yes: Int32 = 1
+        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(listener, 4) == 0 else {
+            close(listener)
+            throw URLError(.cannotConnectToHost)
+        }
+        Thread {
+            let connection = accept(listener, nil, nil)
+            close(listener)
+            guard connection >= 0 else { return }
+            var request = [UInt8](repeating: 0, count: 4_096)
+            _ = recv(connection, &request, request.count, 0)
+            _ = Array(answer.utf8).withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            close(connection)
+        }.start()
+    }
+}
