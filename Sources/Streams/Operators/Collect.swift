@@ -51,7 +51,7 @@ extension Publishers {
         /// Attaches `subscriber`.
         @inlinable
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            let inner = ReducingInner<Upstream.Output, S>(
+            let inner = ReducingInner<Upstream.Output, Upstream.Failure, S>(
                 downstream: subscriber, initial: [], name: "Collect",
                 step: { result, value in
                     result?.append(value)  // in place: the result is taken out of the operator while this runs
@@ -89,6 +89,8 @@ extension Publishers {
     }
 }
 
+/// The subscriber and subscription of `collect(n)`. Sound as `@unchecked Sendable`: its upstream is in an
+/// `UpstreamLink` and every `var` is guarded by `lock`.
 @usableFromInline
 final class CollectByCountInner<Element, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, @unchecked Sendable
@@ -105,13 +107,16 @@ where Downstream.Input == [Element] {
     let lock = Lock()
     @usableFromInline
     let count: Int
+    /// Until the last group is published, the upstream fails, or the downstream cancels. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     var downstream: Downstream?
+    /// The group being filled. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     var buffer: [Element] = []
-    /// The downstream cancelled (checked after it received the partial group, before the completion).
+    /// The downstream cancelled (checked after it received the partial group, before the completion). Guarded
+    /// by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     var isCancelled = false

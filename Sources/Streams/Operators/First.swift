@@ -30,6 +30,25 @@ extension Publisher {
     public func first(where predicate: @escaping (Output) -> Bool) -> Publishers.FirstWhere<Self> {
         Publishers.FirstWhere(upstream: self, predicate: predicate)
     }
+
+    /// Publishes the first value that satisfies the throwing `predicate`, then finishes; cancels upstream
+    /// as soon as that value arrives; a thrown error fails the stream.
+    ///
+    /// - Demand: requests `.unlimited` from upstream when subscribed, and holds the found value until the
+    ///   downstream has requested one (as Combine does).
+    /// - Completion: an upstream that finishes with no matching value finishes without one.
+    /// - Failure: the failure type becomes `any Error`. When `predicate` throws, the upstream is cancelled
+    ///   and the downstream receives `.failure(error)` at once, demand or not; nothing follows. An upstream
+    ///   failure is forwarded at once.
+    /// - Threading: `predicate` runs on the upstream's thread, never under a lock.
+    ///
+    /// ```swift
+    /// let c = ["x", "5"].publisher.tryFirst { try parse($0) > 4 }.sink(receiveCompletion: { print($0) }) { print($0) }
+    /// ```
+    @inlinable
+    public func tryFirst(where predicate: @escaping (Output) throws -> Bool) -> Publishers.TryFirstWhere<Self> {
+        Publishers.TryFirstWhere(upstream: self, predicate: predicate)
+    }
 }
 
 extension Publishers {
@@ -50,7 +69,7 @@ extension Publishers {
         /// Attaches `subscriber`.
         @inlinable
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            let inner = ReducingInner<Output, S>(
+            let inner = ReducingInner<Output, Failure, S>(
                 downstream: subscriber, initial: nil, name: "First",
                 step: { result, value in
                     result = value
@@ -83,10 +102,48 @@ extension Publishers {
         @inlinable
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
-            let inner = ReducingInner<Output, S>(
+            let inner = ReducingInner<Output, Failure, S>(
                 downstream: subscriber, initial: nil, name: "FirstWhere",
                 step: { result, value in
                     guard predicate(value) else { return .next }
+                    result = value
+                    return .finish
+                })
+            upstream.receive(subscriber: inner)
+        }
+    }
+
+    /// The publisher returned by ``Publisher/tryFirst(where:)``.
+    public struct TryFirstWhere<Upstream: Publisher>: Publisher {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+        /// Any error: the upstream's or one thrown by `predicate`.
+        public typealias Failure = any Error
+
+        /// The publisher searched.
+        public let upstream: Upstream
+        /// The throwing condition the republished value satisfies.
+        public let predicate: (Output) throws -> Bool
+
+        /// Creates the operator.
+        @inlinable
+        public init(upstream: Upstream, predicate: @escaping (Output) throws -> Bool) {
+            self.upstream = upstream
+            self.predicate = predicate
+        }
+
+        /// Attaches `subscriber`.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
+            let predicate = self.predicate
+            let inner = ReducingInner<Output, Upstream.Failure, S>(
+                downstream: subscriber, initial: nil, name: "TryFirstWhere",
+                erasingFailure: { result, value in
+                    do {
+                        guard try predicate(value) else { return .next }
+                    } catch {
+                        return .fail(error)
+                    }
                     result = value
                     return .finish
                 })

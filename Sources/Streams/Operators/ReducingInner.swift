@@ -1,14 +1,19 @@
 /// What a reducing operator's step asks for after folding one value.
 @usableFromInline
-enum ReduceStep {
+enum ReduceStep<Failure: Error> {
     /// Keep folding.
     case next
-    /// The result is final (`first`, `first(where:)` found their value): cancel upstream and publish it.
+    /// The result is final (`first`, `contains` found their answer): cancel upstream and publish it.
     case finish
+    /// The step failed (a `try` operator's closure threw): cancel upstream, drop the result and fail with
+    /// this error at once.
+    case fail(Failure)
 }
 
-/// The subscriber and subscription of every *reducing* operator: `reduce`, `collect()`, `first()`,
-/// `first(where:)`. One place for Combine's demand rule for them:
+/// The subscriber and subscription of every *reducing* operator: `reduce`, `tryReduce`, `collect()`,
+/// `count()`, `first()`, `first(where:)`, `tryFirst(where:)`, `last()`, `last(where:)`, `tryLast(where:)`,
+/// `min`/`max` (`Comparison`, `TryComparison`), `contains`, `contains(where:)`, `tryContains(where:)`,
+/// `allSatisfy`, `tryAllSatisfy`. One place for Combine's demand rule for them:
 ///
 /// - when subscribed it passes its subscription downstream, then requests `.unlimited` from upstream
 ///   (the downstream's demand is not forwarded: one result is published, whatever is asked);
@@ -16,20 +21,25 @@ enum ReduceStep {
 ///   that returns ``ReduceStep/finish`` ends the fold early and cancels upstream;
 /// - when the fold ends (upstream finished, or the step finished it) the result, if any, is *held* until
 ///   the downstream has requested at least one value, then published, followed by `.finished`;
-/// - a failure is forwarded at once and the partial result dropped;
+/// - a failure is forwarded at once and the partial result dropped: the upstream's (erased to `any Error`
+///   for the `try` operators), or a step's ``ReduceStep/fail(_:)``, which first cancels upstream;
 /// - nothing reaches the downstream after it cancels, not even the `.finished` that follows the result
 ///   when it cancels from inside `receive(_:)` of that result.
 ///
 /// A step receives the result so far as an `Output?` taken out of this object (so an array grows in place):
-/// `nil` for an operator that has found nothing yet (`first`), and it leaves there what is to be published.
+/// `nil` for an operator that has found nothing yet (`first`, `last`, `min`), and it leaves there what is to
+/// be published.
 @usableFromInline
-final class ReducingInner<Input, Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    @unchecked Sendable
+final class ReducingInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription,
+    CustomStringConvertible, @unchecked Sendable
 {
     @usableFromInline
-    typealias Failure = Downstream.Failure
+    typealias Failure = UpstreamFailure
     @usableFromInline
     typealias Output = Downstream.Input
+    /// Folds one value into the result so far.
+    @usableFromInline
+    typealias Step = (inout Output?, Input) -> ReduceStep<Downstream.Failure>
 
     @usableFromInline
     let link = UpstreamLink()
@@ -37,41 +47,65 @@ final class ReducingInner<Input, Downstream: Subscriber>: Subscriber, Subscripti
     /// upstream call in flight for `result`, which is taken out under it first).
     @usableFromInline
     let lock = Lock()
-    /// Until the result is published, the upstream fails, or the downstream cancels.
+    /// Until the result is published, the upstream fails, or the downstream cancels. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     var downstream: Downstream?
+    /// The fold, until it ends (then released, outside the lock). Guarded by `lock`: read under it, and
+    /// called only by the one upstream call in flight, outside it.
     @usableFromInline
     @exclusivity(unchecked)
-    var step: ((inout Output?, Input) -> ReduceStep)?
+    var step: Step?
     /// The result so far (`nil` while `step` runs with it, and for an operator that has found nothing).
+    /// Guarded by `lock`; the one upstream call in flight takes it out under the lock and puts it back.
     @usableFromInline
     @exclusivity(unchecked)
     var result: Output?
-    /// The downstream requested at least one value.
+    /// The downstream requested at least one value. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     var hasDemand = false
-    /// The fold ended; the result waits for demand.
+    /// The fold ended; the result waits for demand. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     var isHolding = false
-    /// The downstream cancelled (checked after it received the result, before `.finished`).
+    /// The downstream cancelled (checked after it received the result, before `.finished`). Guarded by
+    /// `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     var isCancelled = false
+    /// Turns an upstream failure into the downstream's: the identity, or the erasure to `any Error` of
+    /// the `try` operators (a closure that captures nothing).
+    @usableFromInline
+    let forwardedFailure: (UpstreamFailure) -> Downstream.Failure
     @usableFromInline
     let description: String
 
     @inlinable
     init(
         downstream: Downstream, initial: Output?, name: String,
-        step: @escaping (inout Output?, Input) -> ReduceStep
+        forwardedFailure: @escaping (UpstreamFailure) -> Downstream.Failure, step: @escaping Step
     ) {
         self.downstream = downstream
         self.result = initial
         self.step = step
+        self.forwardedFailure = forwardedFailure
         self.description = name
+    }
+
+    /// The inner of an operator with its upstream's failure type.
+    @inlinable
+    convenience init(downstream: Downstream, initial: Output?, name: String, step: @escaping Step)
+    where UpstreamFailure == Downstream.Failure {
+        self.init(downstream: downstream, initial: initial, name: name, forwardedFailure: { $0 }, step: step)
+    }
+
+    /// The inner of a `try` operator: its failure type is `any Error`, the upstream's failure is erased to it,
+    /// and `step` returns ``ReduceStep/fail(_:)`` with what its closure threw.
+    @inlinable
+    convenience init(downstream: Downstream, initial: Output?, name: String, erasingFailure step: @escaping Step)
+    where Downstream.Failure == any Error {
+        self.init(downstream: downstream, initial: initial, name: name, forwardedFailure: { $0 }, step: step)
     }
 
     @inlinable
@@ -97,7 +131,15 @@ final class ReducingInner<Input, Downstream: Subscriber>: Subscriber, Subscripti
         lock.lock()
         if downstream != nil { result = partial }
         lock.unlock()
-        if case .finish = outcome, link.finishAndCancel() { foldEnded() }
+        switch outcome {
+        case .next:
+            break
+        case .finish:
+            if link.finishAndCancel() { foldEnded() }
+        case .fail(let error):
+            // Upstream is cancelled before the downstream hears of the failure (as in Combine).
+            if link.finishAndCancel() { release()?.downstream.receive(completion: .failure(error)) }
+        }
         return .none
     }
 
@@ -105,8 +147,8 @@ final class ReducingInner<Input, Downstream: Subscriber>: Subscriber, Subscripti
     func receive(completion: Subscribers.Completion<Failure>) {
         guard link.finish() else { return }
         switch completion {
-        case .failure:
-            release()?.downstream.receive(completion: completion)
+        case .failure(let error):
+            release()?.downstream.receive(completion: .failure(forwardedFailure(error)))
         case .finished:
             foldEnded()
         }

@@ -72,7 +72,7 @@ extension Publishers {
         @inlinable
         public init(upstream: Upstream, retries: Int) {
             self.upstream = upstream
-            self.retries = max(0, retries)
+            self.retries = Swift.max(0, retries)
         }
 
         /// Attaches `subscriber`: it receives one subscription, then the first attempt starts.
@@ -111,7 +111,7 @@ extension Publishers {
             shouldRetry: ((Failure) -> Bool)?
         ) {
             self.upstream = upstream
-            self.maxRetries = max(0, maxRetries)
+            self.maxRetries = Swift.max(0, maxRetries)
             self.backoff = backoff
             self.scheduler = scheduler
             self.shouldRetry = shouldRetry
@@ -157,6 +157,8 @@ struct RetryDelay: Sendable {
 /// the current one are ignored. Re-subscription is a loop (a trampoline): a failure that arrives while
 /// `upstream.subscribe` is still running only sets `resubscribeRequested`, and the loop subscribes again
 /// once that call has returned, so a synchronously failing upstream never grows the stack.
+///
+/// Every `var` is guarded by `lock`; `description` and `delay` are immutable.
 @usableFromInline
 final class RetrySubscription<Upstream: Publisher, Downstream: Subscriber>: Subscription, RetryTimerTarget,
     CustomStringConvertible, @unchecked Sendable
@@ -212,14 +214,14 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     @usableFromInline
     @exclusivity(unchecked)
     var retriesMade = 0
-    /// Requested by downstream and not yet delivered.
+    /// Requested by downstream and not yet delivered. Guarded by `lock`, like the `var`s below.
     @usableFromInline
     @exclusivity(unchecked)
     var demand = Subscribers.Demand.none
     @usableFromInline
     @exclusivity(unchecked)
     var generation = 0
-    /// The attempt whose events are accepted; `nil` between attempts.
+    /// The attempt whose events are accepted; `nil` between attempts. Guarded by `lock`, like the `var`s below.
     @usableFromInline
     @exclusivity(unchecked)
     var activeGeneration: Int?
@@ -232,7 +234,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     @usableFromInline
     @exclusivity(unchecked)
     var resubscribeRequested = false
-    /// The retry number the pending timer will start; `nil` when no timer is pending.
+    /// The retry number the pending timer will start; `nil` when no timer is pending. Guarded by `lock`, like
+    /// `timer`.
     @usableFromInline
     @exclusivity(unchecked)
     var pendingRetry: Int?

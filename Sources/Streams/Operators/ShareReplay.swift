@@ -31,7 +31,8 @@ extension Publishers {
     /// The publisher returned by ``Publisher/share(replay:)``: one upstream subscription for many
     /// subscribers, with the latest values replayed to new subscribers.
     ///
-    /// A class, compared by identity: every subscriber of the same instance shares its connection.
+    /// A class, compared by identity: every subscriber of the same instance shares its connection. Immutable;
+    /// the shared state is in `connections`, under its lock.
     public final class ShareReplay<Upstream: Publisher>: Publisher, Equatable, CustomStringConvertible,
         @unchecked Sendable
     {
@@ -51,7 +52,7 @@ extension Publishers {
         @inlinable
         public init(upstream: Upstream, count: Int) {
             self.upstream = upstream
-            self.count = max(0, count)
+            self.count = Swift.max(0, count)
             connections = ShareConnections(upstream: upstream, replay: self.count)
         }
 

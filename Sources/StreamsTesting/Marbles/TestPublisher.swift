@@ -15,7 +15,8 @@ import Streams
 /// the publisher's creation; assert on it with `expectSubscriptions`.
 ///
 /// - Threading: events are delivered on the thread that advances the scheduler; subscribing and cancelling
-///   are safe from any thread.
+///   are safe from any thread. The subscription log and the hot listeners are guarded by a lock; the rest is
+///   immutable.
 ///
 /// ```swift
 /// let scheduler = TestScheduler()
@@ -79,19 +80,20 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, @unchecked 
         let (index, completion) = state.withLock { state in
             state.periods.append(SubscriptionPeriod(subscribed: now))
             let index = state.periods.count - 1
+            // Set before the subscription is published to `listeners`, where `play()` reads it under this lock.
+            subscription.periodIndex = index
             if kind == .hot, state.completion == nil {
                 state.listeners[ObjectIdentifier(subscription)] = subscription
             }
             return (index, state.completion)
         }
-        subscription.periodIndex = index
         subscriber.receive(subscription: subscription)
         switch kind {
         case .hot:
             if let completion { subscription.offer(completion) }
         case .cold:
             guard !timelines.isEmpty else { return }
-            let timeline = min(index, timelines.count - 1)
+            let timeline = Swift.min(index, timelines.count - 1)
             let start = scheduler.now
             let listener: MarbleSubscriptionBase<Output, Failure> = subscription
             for (eventIndex, event) in timelines[timeline].events.enumerated() {
@@ -131,7 +133,9 @@ public final class TestPublisher<Output, Failure: Error>: Publisher, @unchecked 
     }
 }
 
-/// The type-erased face of one subscription to a ``TestPublisher``.
+/// The type-erased face of one subscription to a ``TestPublisher``. The subclass guards its state with its lock.
+/// `periodIndex` is written once, by `TestPublisher.receive(subscriber:)` under the publisher's `state` lock
+/// before the subscription is published to its listeners, and read under that lock.
 class MarbleSubscriptionBase<Output, Failure: Error>: @unchecked Sendable {
     /// The index of this subscription's period in the publisher's log.
     var periodIndex = 0
@@ -139,7 +143,7 @@ class MarbleSubscriptionBase<Output, Failure: Error>: @unchecked Sendable {
 }
 
 /// One subscription to a ``TestPublisher``: tracks demand, queues what cannot be delivered yet (cold) or
-/// drops it (hot), and delivers serially.
+/// drops it (hot), and delivers serially. All its state is guarded by `lock`; `buffers` is immutable.
 private final class MarbleSubscription<Downstream: Subscriber>: MarbleSubscriptionBase<
     Downstream.Input, Downstream.Failure
 >, Subscription, CustomStringConvertible, @unchecked Sendable

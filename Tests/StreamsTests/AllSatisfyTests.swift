@@ -1,0 +1,122 @@
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite struct AllSatisfyTests {
+    typealias Sub = HandWrittenSubscriber<Bool, Never>
+
+    @Test func allSatisfyPublishesTrueWhenUpstreamFinishesWithEveryValueSatisfying() {
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = subject.allSatisfy { $0 > 0 }.record()
+        subject.send(1)
+        subject.send(2)
+        #expect(recorder.events.isEmpty)
+        subject.send(completion: .finished)
+        #expect(recorder.events == [.value(true, at: .zero), .finished(at: .zero)])
+    }
+
+    @Test func allSatisfyPublishesFalseAtTheFirstFailingValueAndCancelsUpstream() {
+        let probe = SimpleProbe<Int, Never>()
+        var tested: [Int] = []
+        let recorder = probe.allSatisfy { value in
+            tested.append(value)
+            return value < 3
+        }.record()
+        probe.send(1)
+        #expect(recorder.events.isEmpty)
+        probe.send(5)
+        #expect(recorder.events == [.value(false, at: .zero), .finished(at: .zero)])
+        #expect(probe.cancelCount == 1)
+        probe.send(2)
+        probe.send(completion: .finished)
+        #expect(recorder.events == [.value(false, at: .zero), .finished(at: .zero)])
+        #expect(tested == [1, 5])
+    }
+
+    @Test func allSatisfyOfAnEmptyUpstreamIsTrue() {
+        #expect(Empty<Int, Never>().allSatisfy { _ in false }.record().values == [true])
+        #expect(Empty<Int, Never>().tryAllSatisfy { _ in false }.record().values == [true])
+    }
+
+    @Test func allSatisfyHoldsTheAnswerUntilTheSubscriberAsks() {
+        let probe = SimpleProbe<Int, Never>()
+        let subscriber = Sub()
+        probe.allSatisfy { $0 < 3 }.subscribe(subscriber)
+        #expect(probe.requests == [.unlimited])
+        #expect(probe.send(4) == .none)
+        #expect(probe.cancelCount == 1)
+        #expect(subscriber.events == [.subscription])
+        subscriber.request(.max(1))
+        #expect(subscriber.events == [.subscription, .value(false), .finished])
+        #expect(probe.requests == [.unlimited])
+    }
+
+    @Test func allSatisfyForwardsAFailureAtOnceWithoutDemand() {
+        let probe = SimpleProbe<Int, ProbeError>()
+        let subscriber = HandWrittenSubscriber<Bool, ProbeError>()
+        probe.allSatisfy { $0 > 0 }.subscribe(subscriber)
+        probe.send(1)
+        probe.send(completion: .failure(.boom))
+        #expect(subscriber.events == [.subscription, .failure("boom")])
+    }
+
+    @Test func tryAllSatisfyThatThrowsCancelsUpstreamAndFailsAtOnceWithoutDemand() {
+        let probe = SimpleProbe<Int, Never>()
+        let subscriber = HandWrittenSubscriber<Bool, any Error>()
+        var tested: [Int] = []
+        probe.tryAllSatisfy { value in
+            tested.append(value)
+            if value == 2 { throw ProbeError.other }
+            return true
+        }.subscribe(subscriber)
+        probe.send(1)
+        #expect(probe.cancelCount == 0)
+        probe.send(2)
+        #expect(probe.cancelCount == 1)
+        #expect(subscriber.events == [.subscription, .failure("other")])
+        probe.send(3)
+        probe.send(completion: .finished)
+        subscriber.request(.max(1))
+        #expect(subscriber.events == [.subscription, .failure("other")])
+        #expect(tested == [1, 2])
+    }
+
+    @Test func tryAllSatisfyAnswersLikeAllSatisfyAndErasesTheUpstreamFailure() {
+        #expect([1, 2].publisher.tryAllSatisfy { $0 > 0 }.record().values == [true])
+        let probe = SimpleProbe<Int, Never>()
+        let early = probe.tryAllSatisfy { $0 > 0 }.record()
+        probe.send(0)
+        #expect(early.values == [false])
+        #expect(early.isFinished)
+        #expect(probe.cancelCount == 1)
+        let subject = PassthroughSubject<Int, ProbeError>()
+        let failed = subject.tryAllSatisfy { $0 > 0 }.record()
+        subject.send(completion: .failure(.boom))
+        #expect(failed.events.count == 1)
+        #expect(failed.failure as? ProbeError == .boom)
+    }
+
+    @Test func allSatisfyDeliversNothingAfterCancelAndReleasesThePredicate() {
+        let probe = SimpleProbe<Int, Never>()
+        weak var weakToken: LifetimeToken?
+        let recorder: TestRecorder<Bool, Never>
+        do {
+            let token = LifetimeToken()
+            weakToken = token
+            recorder = probe.allSatisfy { value in withExtendedLifetime(token) { value > 0 } }.record()
+        }
+        probe.send(1)
+        recorder.cancel()
+        #expect(weakToken == nil)
+        #expect(probe.cancelCount == 1)
+        probe.send(0)
+        probe.send(completion: .finished)
+        #expect(recorder.events.isEmpty)
+    }
+
+    @Test func allSatisfySendsNoFinishedToASubscriberThatCancelsOnTheAnswer() {
+        let subscriber = Sub(initial: .max(1), cancelOnValue: 1)
+        [1, 2].publisher.allSatisfy { $0 > 0 }.subscribe(subscriber)
+        #expect(subscriber.events == [.subscription, .value(true)])
+    }
+}

@@ -1,0 +1,115 @@
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite struct TryFirstTests {
+    @Test func tryFirstPublishesTheFirstMatchAndCancelsUpstream() {
+        let probe = SimpleProbe<Int, Never>()
+        var tested: [Int] = []
+        let recorder = probe.tryFirst { value in
+            tested.append(value)
+            return value > 4
+        }.record()
+        #expect(probe.requests == [.unlimited])
+        probe.send(1)
+        #expect(recorder.events.isEmpty)
+        probe.send(5)
+        #expect(recorder.values == [5])
+        #expect(recorder.isFinished)
+        #expect(probe.cancelCount == 1)
+        probe.send(6)
+        #expect(recorder.events.count == 2)
+        #expect(tested == [1, 5])
+    }
+
+    @Test func tryFirstOfAnUpstreamWithNoMatchFinishesWithoutAValue() {
+        let recorder = [1, 2].publisher.tryFirst { $0 > 4 }.record()
+        #expect(recorder.events.count == 1)
+        #expect(recorder.isFinished)
+        let empty = Empty<Int, Never>().tryFirst { _ in true }.record()
+        #expect(empty.events.count == 1)
+        #expect(empty.isFinished)
+    }
+
+    @Test func tryFirstHoldsTheMatchUntilTheSubscriberAsks() {
+        let probe = SimpleProbe<Int, Never>()
+        let subscriber = HandWrittenSubscriber<Int, any Error>()
+        probe.tryFirst { $0 > 1 }.subscribe(subscriber)
+        probe.send(2)
+        #expect(probe.cancelCount == 1)
+        #expect(subscriber.events == [.subscription])
+        subscriber.request(.max(1))
+        #expect(subscriber.events == [.subscription, .value(2), .finished])
+    }
+
+    @Test func tryFirstThatThrowsCancelsUpstreamBeforeFailingAtOnceWithoutDemand() {
+        let probe = SimpleProbe<Int, Never>()
+        let subscriber = HandWrittenSubscriber<Int, any Error>()
+        var tested: [Int] = []
+        probe.tryFirst { value in
+            tested.append(value)
+            if value == 2 { throw ProbeError.other }
+            return false
+        }.subscribe(subscriber)
+        probe.send(1)
+        #expect(probe.cancelCount == 0)
+        probe.send(2)
+        #expect(probe.cancelCount == 1)
+        #expect(subscriber.events == [.subscription, .failure("other")])
+        probe.send(3)
+        probe.send(completion: .finished)
+        subscriber.request(.max(1))
+        #expect(subscriber.events == [.subscription, .failure("other")])
+        #expect(tested == [1, 2])
+    }
+
+    @Test func theUpstreamIsCancelledBeforeTheFailureArrives() {
+        let probe = SimpleProbe<Int, Never>()
+        var cancelsWhenFailed: Int?
+        let cancellable = probe.tryFirst { _ in throw ProbeError.boom }
+            .sink(receiveCompletion: { _ in cancelsWhenFailed = probe.cancelCount }, receiveValue: { _ in })
+        probe.send(1)
+        #expect(cancelsWhenFailed == 1)
+        cancellable.cancel()
+    }
+
+    @Test func tryFirstErasesTheUpstreamFailure() {
+        let subject = PassthroughSubject<Int, ProbeError>()
+        let recorder = subject.tryFirst { $0 > 4 }.record()
+        subject.send(1)
+        subject.send(completion: .failure(.boom))
+        #expect(recorder.events.count == 1)
+        #expect(recorder.failure as? ProbeError == .boom)
+    }
+
+    @Test func tryFirstReleasesThePredicateOnceItThrows() {
+        let probe = SimpleProbe<Int, Never>()
+        weak var weakToken: LifetimeToken?
+        let recorder: TestRecorder<Int, any Error>
+        do {
+            let token = LifetimeToken()
+            weakToken = token
+            recorder = probe.tryFirst { _ in try withExtendedLifetime(token) { throw ProbeError.boom } }.record()
+        }
+        #expect(weakToken != nil)
+        probe.send(1)
+        #expect(weakToken == nil)
+        #expect(recorder.failure as? ProbeError == .boom)
+    }
+
+    @Test func tryFirstDeliversNothingAfterCancel() {
+        let probe = SimpleProbe<Int, Never>()
+        let recorder = probe.tryFirst { _ in throw ProbeError.boom }.record()
+        recorder.cancel()
+        #expect(probe.cancelCount == 1)
+        probe.send(1)
+        probe.send(completion: .finished)
+        #expect(recorder.events.isEmpty)
+    }
+
+    @Test func tryFirstSendsNoFinishedToASubscriberThatCancelsOnTheValue() {
+        let subscriber = HandWrittenSubscriber<Int, any Error>(initial: .max(1), cancelOnValue: 1)
+        [1, 2].publisher.tryFirst { _ in true }.subscribe(subscriber)
+        #expect(subscriber.events == [.subscription, .value(1)])
+    }
+}

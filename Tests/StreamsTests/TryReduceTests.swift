@@ -1,0 +1,108 @@
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite struct TryReduceTests {
+    typealias Sub = HandWrittenSubscriber<Int, any Error>
+
+    @Test func tryReducePublishesTheFoldWhenUpstreamFinishes() {
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = subject.tryReduce(1, *).record()
+        for value in 1...5 { subject.send(value) }
+        #expect(recorder.events.isEmpty)
+        subject.send(completion: .finished)
+        #expect(recorder.values == [120])
+        #expect(recorder.isFinished)
+    }
+
+    @Test func tryReduceOfAnEmptyUpstreamPublishesTheInitialResult() {
+        let recorder = Empty<Int, Never>().tryReduce(42, +).record()
+        #expect(recorder.values == [42])
+        #expect(recorder.isFinished)
+    }
+
+    @Test func tryReduceRequestsUnlimitedAndHoldsTheResultUntilTheSubscriberAsks() {
+        let probe = SimpleProbe<Int, Never>()
+        let subscriber = Sub()
+        probe.tryReduce(0, +).subscribe(subscriber)
+        #expect(probe.requests == [.unlimited])
+        #expect(probe.send(4) == .none)
+        #expect(probe.send(5) == .none)
+        probe.send(completion: .finished)
+        #expect(subscriber.events == [.subscription])
+        subscriber.request(.max(1))
+        #expect(subscriber.events == [.subscription, .value(9), .finished])
+        #expect(probe.requests == [.unlimited])
+    }
+
+    @Test func tryReduceThatThrowsCancelsUpstreamAndFailsAtOnceWithoutDemand() {
+        let probe = SimpleProbe<Int, Never>()
+        let subscriber = Sub()
+        var folded: [Int] = []
+        probe.tryReduce(0) { sum, value in
+            folded.append(value)
+            if value == 3 { throw ProbeError.other }
+            return sum + value
+        }.subscribe(subscriber)
+        probe.send(1)
+        probe.send(2)
+        #expect(probe.cancelCount == 0)
+        probe.send(3)
+        #expect(probe.cancelCount == 1)
+        #expect(subscriber.events == [.subscription, .failure("other")])
+        probe.send(4)
+        probe.send(completion: .finished)
+        subscriber.request(.max(1))
+        #expect(subscriber.events == [.subscription, .failure("other")])
+        #expect(folded == [1, 2, 3])
+    }
+
+    @Test func tryReduceErasesTheUpstreamFailureAndDropsThePartialResult() {
+        let subject = PassthroughSubject<Int, ProbeError>()
+        let recorder = subject.tryReduce(0, +).record()
+        subject.send(1)
+        subject.send(completion: .failure(.boom))
+        #expect(recorder.events.count == 1)
+        #expect(recorder.failure as? ProbeError == .boom)
+    }
+
+    @Test func tryReduceReleasesTheClosureOnceItThrows() {
+        let probe = SimpleProbe<Int, Never>()
+        weak var weakToken: LifetimeToken?
+        let recorder: TestRecorder<Int, any Error>
+        do {
+            let token = LifetimeToken()
+            weakToken = token
+            recorder = probe.tryReduce(0) { _, _ in try withExtendedLifetime(token) { throw ProbeError.boom } }
+                .record()
+        }
+        #expect(weakToken != nil)
+        probe.send(1)
+        #expect(weakToken == nil)
+        #expect(recorder.failure as? ProbeError == .boom)
+    }
+
+    @Test func tryReduceDeliversNothingAfterCancelAndReleasesTheClosure() {
+        let probe = SimpleProbe<Int, Never>()
+        weak var weakToken: LifetimeToken?
+        let recorder: TestRecorder<Int, any Error>
+        do {
+            let token = LifetimeToken()
+            weakToken = token
+            recorder = probe.tryReduce(0) { a, b in withExtendedLifetime(token) { a + b } }.record()
+        }
+        probe.send(1)
+        recorder.cancel()
+        #expect(weakToken == nil)
+        #expect(probe.cancelCount == 1)
+        probe.send(2)
+        probe.send(completion: .finished)
+        #expect(recorder.events.isEmpty)
+    }
+
+    @Test func tryReduceSendsNoFinishedToASubscriberThatCancelsOnTheResult() {
+        let subscriber = Sub(initial: .max(1), cancelOnValue: 1)
+        [1, 2].publisher.tryReduce(0, +).subscribe(subscriber)
+        #expect(subscriber.events == [.subscription, .value(3)])
+    }
+}
