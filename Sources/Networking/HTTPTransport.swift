@@ -137,7 +137,8 @@ public struct URLSessionTransport: HTTPTransport {
     }
 }
 
-/// Cancels a `URLSessionTask`.
+/// Cancels a `URLSessionTask`. Immutable, and `URLSessionTask.cancel()` is safe from any thread (the task
+/// serialises its own state on an internal queue).
 private struct DataTaskCancellable: Cancellable, @unchecked Sendable {
     let task: URLSessionTask
     func cancel() { task.cancel() }

@@ -137,7 +137,8 @@ private struct LocalResponsePublisher: Publisher {
     }
 }
 
-/// Asks the client for the answer on the first request and delivers it once, unless cancelled first.
+/// Asks the client for the answer on the first request and delivers it once, unless cancelled first. What
+/// changes is in `state`, under that `Locked`'s lock; `client` and `endpoint` are immutable.
 private final class LocalResponseSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
     @unchecked Sendable
 where Downstream.Input == NetworkResponse, Downstream.Failure == NetworkError {

@@ -29,7 +29,8 @@ public struct TaskPublisher<Output: Sendable, Failure: Error>: Publisher, Sendab
     }
 }
 
-/// Runs one task for one subscriber and delivers its result at most once.
+/// Runs one task for one subscriber and delivers its result at most once. All its state is in `state`, under
+/// that `Locked`'s lock.
 private final class TaskSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
     @unchecked Sendable
 where Downstream.Input: Sendable {

@@ -4,7 +4,8 @@ import Streams
 ///
 /// By default it requests `.unlimited` on subscription. Pass a smaller `demand` (and then call
 /// ``request(_:)``) to test back-pressure; ``cancel()`` tests cancellation.
-/// - Threading: safe to read from any thread while events arrive.
+/// - Threading: safe to read from any thread while events arrive: what changes is guarded by a lock, the rest is
+///   immutable.
 ///
 /// ```swift
 /// let recorder = subject.map { $0 * 2 }.record(on: scheduler)

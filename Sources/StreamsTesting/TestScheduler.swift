@@ -9,7 +9,8 @@ import Synchronization
 /// target at the end. Actions may schedule more actions, which run in the same call if they are due.
 /// A cancelled action never runs and is released at once.
 ///
-/// - Threading: safe to schedule from any thread; actions run on the thread that advances.
+/// - Threading: safe to schedule from any thread; actions run on the thread that advances. The clock and the
+///   queue of actions are guarded by a lock; `frameDuration` is immutable.
 ///
 /// ```swift
 /// let scheduler = TestScheduler()

@@ -396,4 +396,43 @@ import Testing
             c.cancel()
         }
     }
+
+    /// Cancels its subscription from another thread while still inside `receive(subscription:)`.
+    final class CancelsElsewhereOnSubscription<Input>: Subscriber, @unchecked Sendable {
+        typealias Failure = Never
+        /// Sound: set once in `receive(subscription:)`, read by the test after the cancel has returned.
+        var cancelled = false
+        /// A subscription sent to another thread: sound because Combine's contract makes `cancel()` callable
+        /// from any thread.
+        struct Handed: @unchecked Sendable { let subscription: any Subscription }
+
+        func receive(subscription: any Subscription) {
+            let done = DispatchSemaphore(value: 0)
+            let handed = Handed(subscription: subscription)
+            DispatchQueue.global().async {
+                handed.subscription.cancel()
+                done.signal()
+            }
+            done.wait()
+            cancelled = true
+        }
+        func receive(_ input: Input) -> Subscribers.Demand { .none }
+        func receive(completion: Subscribers.Completion<Never>) {}
+    }
+
+    /// `zip`, `combineLatest` and `merge` hand their subscription downstream while a cancel from another
+    /// thread clears what they store: the sanitizer reports a race if the hand-over reads it unlocked.
+    @Test func combinersSurviveACancelFromAnotherThreadDuringTheirHandOver() {
+        for _ in 0..<100 {
+            let a = PassthroughSubject<Int, Never>()
+            let b = PassthroughSubject<Int, Never>()
+            let zip = CancelsElsewhereOnSubscription<(Int, Int)>()
+            a.zip(b).subscribe(zip)
+            let latest = CancelsElsewhereOnSubscription<(Int, Int)>()
+            a.combineLatest(b).subscribe(latest)
+            let merged = CancelsElsewhereOnSubscription<Int>()
+            a.merge(with: b).subscribe(merged)
+            #expect(zip.cancelled && latest.cancelled && merged.cancelled)
+        }
+    }
 }

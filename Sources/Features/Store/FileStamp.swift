@@ -42,4 +42,5 @@ struct FileStamp: Equatable, Sendable {
     }
 }
 
+// Sound: `timespec` is two integers, a plain value with no pointers.
 extension timespec: @retroactive @unchecked Sendable {}

@@ -37,7 +37,8 @@ public struct FetchCounterState: Equatable, Sendable {
 ///   `requestTimeout` on `scheduler`.
 /// - Overlapping fetches: a ``fetch()`` while one is in flight is **ignored** (no second request).
 /// - Threading: inputs may be called from any thread; outputs are published on the thread of the change
-///   (the caller's, or the scheduler's for responses).
+///   (the caller's, or the scheduler's for responses). Its stored properties are immutable; what changes is in
+///   `progress`, under that relay's lock, and in the store, under its own.
 ///
 /// ```swift
 /// let counter = FetchCounterViewModel(client: client, baseURL: server, store: store, scheduler: queue)

@@ -19,7 +19,8 @@ import Streams
 /// - Sort and filters apply to every search; changing them searches the current text again from page 1
 ///   at once (no debounce).
 /// - Threading: inputs may be called from any thread; the state is published on the thread of the change (the
-///   scheduler's for debounced searches, the catalog's for responses).
+///   scheduler's for debounced searches, the catalog's for responses). Its stored properties are immutable;
+///   what changes is in `machine` and `subscriptions`, each under its lock, and in subjects and the store.
 ///
 /// ```swift
 /// let search = ProductSearchViewModel(catalog: catalog, store: store, scheduler: queue)

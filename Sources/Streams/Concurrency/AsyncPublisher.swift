@@ -121,7 +121,9 @@ final class BridgeLifetime: Sendable {
     deinit { onDeinit() }
 }
 
-/// Hands a value across the continuation; the bridge guarantees one hand-off per request.
+/// Hands a value across the continuation; the bridge guarantees one hand-off per request. Unchecked because
+/// `Value` need not be `Sendable`: sound as a transfer, since the sending side makes no further use of the value
+/// after resuming the one waiting task.
 @usableFromInline
 struct Handoff<Value>: @unchecked Sendable {
     @usableFromInline
@@ -131,7 +133,8 @@ struct Handoff<Value>: @unchecked Sendable {
     init(value: Value) { self.value = value }
 }
 
-/// The subscriber behind `values`: requests one value per `next()` and resumes the waiting task.
+/// The subscriber behind `values`: requests one value per `next()` and resumes the waiting task. All its state
+/// is in `state`, under that `Locked`'s lock.
 @usableFromInline
 final class AsyncBridge<Input, Failure: Error>: Subscriber, @unchecked Sendable {
     @usableFromInline

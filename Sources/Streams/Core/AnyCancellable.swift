@@ -9,6 +9,9 @@ import Synchronization
 /// Not `final`, but not `open` either: only Streams derives from it (the cancellable `sink`, `assign` and
 /// `subscribe(_:)` return holds its subscriber directly, in one word).
 ///
+/// Its only state is one atomic pointer, which the first `cancel()` takes; so the action runs at most once,
+/// on the thread that cancels (or releases the last reference).
+///
 /// ```swift
 /// var bag = Set<AnyCancellable>()
 /// subject.sink { print($0) }.store(in: &bag)
@@ -22,16 +25,19 @@ public class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
 
     /// Wraps a closure to run (once) on cancel or deinit.
     public init(_ cancel: @escaping () -> Void) {
+        // Retained here; released only by the `cancel()` whose atomic exchange takes it out of `target`.
         target = Atomic(Unmanaged.passRetained(ClosureAction(cancel) as CancelAction).toOpaque())
     }
 
     /// Wraps another cancellable; cancelling or dropping this one cancels it.
     public init<C: Cancellable>(_ canceller: C) {
+        // Retained here; released only by the `cancel()` whose atomic exchange takes it out of `target`.
         target = Atomic(Unmanaged.passRetained(ValueAction(canceller) as CancelAction).toOpaque())
     }
 
     /// Wraps a cancellable object (a `Sink`, a subscription); cancelling or dropping this one cancels it.
     public init<C: Cancellable & AnyObject>(_ canceller: C) {
+        // Retained here; released only by the `cancel()` whose atomic exchange takes it out of `target`.
         target = Atomic(Unmanaged.passRetained(ValueAction(canceller) as CancelAction).toOpaque())
     }
 
@@ -46,6 +52,9 @@ public class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     /// Runs the cancel action once; later calls do nothing.
     public func cancel() {
         guard let pointer = target.exchange(nil, ordering: .acquiringAndReleasing) else { return }
+        // Sound: the atomic exchange gave this call the only copy of the pointer `init` retained, so the retain
+        // is balanced exactly once. It is a `CancelAction`: only `ObjectCancellable`, which overrides this method,
+        // uses `init(retaining:)`.
         Unmanaged<CancelAction>.fromOpaque(pointer).takeRetainedValue().run()
     }
 
@@ -80,7 +89,8 @@ extension Cancellable {
 
 /// The `AnyCancellable` that `sink`, `assign` and `subscribe(_:)` return: it holds the cancellable object
 /// (their subscriber) itself, in the one word of its base, rather than in a ``CancelAction`` beside it.
-/// Its `cancel()` knows the object's type, so it calls it with no dynamic cast.
+/// Its `cancel()` knows the object's type, so it calls it with no dynamic cast. Its only state is the base's
+/// `target`, an atomic.
 @usableFromInline
 final class ObjectCancellable<Object: Cancellable & AnyObject>: AnyCancellable, @unchecked Sendable {
     @inlinable
@@ -91,6 +101,8 @@ final class ObjectCancellable<Object: Cancellable & AnyObject>: AnyCancellable, 
     @usableFromInline
     override func cancel() {
         guard let pointer = target.exchange(nil, ordering: .acquiringAndReleasing) else { return }
+        // Sound: `init(retaining:)` stored an `Object`, retained; the atomic exchange gave this call the only copy,
+        // so the retain is balanced exactly once.
         Unmanaged<Object>.fromOpaque(pointer).takeRetainedValue().cancel()
     }
 }

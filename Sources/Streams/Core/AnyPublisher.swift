@@ -43,4 +43,6 @@ extension Publisher {
     public func eraseToAnyPublisher() -> AnyPublisher<Output, Failure> { AnyPublisher(self) }
 }
 
+// Immutable (one closure), but the closure captures the wrapped publisher, which need not be `Sendable`: sound
+// only if that publisher may be subscribed from any thread, as this package's publishers may.
 extension AnyPublisher: @unchecked Sendable {}

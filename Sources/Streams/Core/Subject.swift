@@ -44,7 +44,8 @@ extension Publisher {
     }
 }
 
-/// Feeds a subject from an upstream publisher; cancelling it cancels the upstream.
+/// Feeds a subject from an upstream publisher; cancelling it cancels the upstream. Its state is in `link` and
+/// `subject`, each under its own lock; the subject it sends to is safe to call from any thread.
 final class SubjectRelay<Target: Subject>: Subscriber, Cancellable, @unchecked Sendable {
     typealias Input = Target.Output
     typealias Failure = Target.Failure

@@ -177,6 +177,8 @@ struct LatestTriple<A, B, C>: LatestSlots {
 final class CombineLatestCore<Slots: LatestSlots, Failure: Error, Downstream: Subscriber>: Subscription,
     CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == Slots.Output, Downstream.Failure == Failure {
+    /// The subscriber attached to one source. Immutable after `init`; what it receives goes straight to
+    /// the core, which takes `lock`.
     @usableFromInline
     final class Side<Input>: Subscriber, CustomStringConvertible, @unchecked Sendable {
         @usableFromInline
@@ -219,6 +221,7 @@ where Downstream.Input == Slots.Output, Downstream.Failure == Failure {
         }
     }
 
+    /// Guards every `var` below (`@exclusivity(unchecked)`: each access is under it, or in `init`).
     @usableFromInline
     let lock = Lock()
     @usableFromInline
@@ -230,13 +233,14 @@ where Downstream.Input == Slots.Output, Downstream.Failure == Failure {
     /// Empty slots, swapped in on completion or cancel so the latest values are released at once.
     @usableFromInline
     let emptySlots: Slots
+    /// Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     var subscriptions: [(any Subscription)?]
     @usableFromInline
     @exclusivity(unchecked)
     var finished: [Bool]
-    /// Sources not finished yet.
+    /// Sources not finished yet. Guarded by `lock`, like the `var`s below.
     @usableFromInline
     @exclusivity(unchecked)
     var unfinishedCount: Int
@@ -247,14 +251,15 @@ where Downstream.Input == Slots.Output, Downstream.Failure == Failure {
     @exclusivity(unchecked)
     var isDelivering = false
     /// Combinations produced while the downstream had demand for them, not yet delivered (from
-    /// `queueHead` on).
+    /// `queueHead` on). Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     var queue: [Slots.Output] = []
     @usableFromInline
     @exclusivity(unchecked)
     var queueHead = 0
-    /// A combination is due but there was no demand: deliver `slots.combined` when demand arrives.
+    /// A combination is due but there was no demand: deliver `slots.combined` when demand arrives. Guarded
+    /// by `lock`, like the `var`s below.
     @usableFromInline
     @exclusivity(unchecked)
     var latestPending = false
@@ -278,8 +283,15 @@ where Downstream.Input == Slots.Output, Downstream.Failure == Failure {
     @usableFromInline
     var description: String { "CombineLatest" }
 
+    /// Sends the subscription downstream. The downstream is copied under `lock` first: a `cancel` from another
+    /// thread (or from inside this call) may clear the stored one meanwhile.
     @inlinable
-    func start() { downstream?.receive(subscription: self) }
+    func start() {
+        lock.lock()
+        let downstream = self.downstream
+        lock.unlock()
+        downstream?.receive(subscription: self)
+    }
 
     @inlinable
     func subscribe<P: Publisher>(

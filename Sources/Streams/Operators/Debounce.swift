@@ -204,6 +204,8 @@ package struct DebounceStateMachine<Output, Failure: Error> {
     }
 }
 
+/// `debounce`'s subscriber and subscription. Shared with the scheduler's timer actions: `machine` and
+/// `downstream` are guarded by `lock`, the upstream subscription is held by `link`, the rest is immutable.
 @usableFromInline
 final class DebounceInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     @unchecked Sendable

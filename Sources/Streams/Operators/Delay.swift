@@ -53,7 +53,8 @@ extension Publishers {
 }
 
 /// `delay`'s subscriber and subscription. Events wait in `queue` (see ``TimingEventQueue``), each with its own
-/// scheduled action; the handles of the actions not yet run are kept to cancel them on cancel.
+/// scheduled action; the handles of the actions not yet run are kept to cancel them on cancel. Shared with
+/// those actions: the `var`s are guarded by `lock`, the upstream subscription is held by `link`.
 @usableFromInline
 final class DelayInner<Downstream: Subscriber>: Subscriber, Subscription, TimedDelivery, CustomStringConvertible,
     @unchecked Sendable
@@ -72,7 +73,7 @@ final class DelayInner<Downstream: Subscriber>: Subscriber, Subscription, TimedD
     @usableFromInline
     @exclusivity(unchecked)
     var queue = TimingEventQueue<Input, Failure>()
-    /// The scheduled actions not yet run, by sequence number, to cancel on cancel.
+    /// The scheduled actions not yet run, by sequence number, to cancel on cancel. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     var timers: [UInt64: any Cancellable] = [:]

@@ -48,6 +48,8 @@ extension Publishers {
     }
 }
 
+/// The subscriber `dropFirst` attaches upstream, and the downstream's subscription. Shared across threads:
+/// the upstream subscription is held by `link`, and `downstream` and `remaining` are guarded by `lock`.
 @usableFromInline
 final class DropInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     @unchecked Sendable
@@ -59,6 +61,7 @@ final class DropInner<Downstream: Subscriber>: Subscriber, Subscription, CustomS
 
     @usableFromInline
     let link = UpstreamLink()
+    /// Guards `downstream` and `remaining` (`@exclusivity(unchecked)`: every access is under it, or in `init`).
     @usableFromInline
     let lock = Lock()
     @usableFromInline

@@ -59,6 +59,8 @@ extension Publishers {
                 subscriber: FlatMapInner<S>(downstream: subscriber, maxPublishers: maxPublishers, transform: transform))
         }
 
+        /// flatMap's engine: a ``MergeCore`` that is also the upstream's subscriber. Its own `var`s, like
+        /// the engine's, are guarded by the engine's `lock`; `maxPublishers` is immutable.
         @usableFromInline
         final class FlatMapInner<Downstream: Subscriber>: MergeCore<Output, Failure, Downstream>, Subscriber,
             @unchecked Sendable

@@ -107,6 +107,8 @@ struct HandleEventsHandlers<Output, Failure: Error> {
     }
 }
 
+/// The subscriber `handleEvents` attaches upstream, and the downstream's subscription. Shared across threads:
+/// the upstream subscription is held by `link`, and `downstream` and `handlers` are guarded by `lock`.
 @usableFromInline
 final class HandleEventsInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     @unchecked Sendable
@@ -120,6 +122,7 @@ final class HandleEventsInner<Downstream: Subscriber>: Subscriber, Subscription,
 
     @usableFromInline
     let link = UpstreamLink()
+    /// Guards `downstream` and `handlers` (`@exclusivity(unchecked)`: every access is under it, or in `init`).
     @usableFromInline
     let lock = Lock()
     @usableFromInline

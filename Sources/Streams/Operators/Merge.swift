@@ -201,7 +201,8 @@ extension Publishers {
     }
 }
 
-/// The subscription of `merge` and `MergeMany`: a ``MergeCore`` fed by a fixed list of sources.
+/// The subscription of `merge` and `MergeMany`: a ``MergeCore`` fed by a fixed list of sources. It adds no
+/// state: the engine's is guarded by its `lock`.
 @usableFromInline
 final class MergeSources<Output, Failure: Error, Downstream: Subscriber>: MergeCore<Output, Failure, Downstream>,
     @unchecked Sendable
@@ -210,7 +211,11 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     /// the list complete (so an empty list, or sources that all finished at once, finish now).
     @inlinable
     func start(_ subscribeAll: ((any Publisher<Output, Failure>) -> Void) -> Void) {
-        downstream?.value.receive(subscription: self)
+        // The box is retained under `lock`: a `cancel` during this call may release the stored reference.
+        lock.lock()
+        let box = downstream
+        lock.unlock()
+        box?.value.receive(subscription: self)
         subscribeAll { publisher in
             lock.lock()
             guard let side = linkSideLocked() else { return lock.unlock() }

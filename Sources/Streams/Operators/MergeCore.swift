@@ -36,67 +36,75 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     @usableFromInline
     let lock = Lock()
     /// The subscriber, boxed so that the deliverer (whoever set `isDelivering`) calls it without retaining
-    /// it: while a delivery is under way the box is not released (see `retiredDownstream`).
+    /// it: while a delivery is under way the box is not released (see `retiredDownstream`). Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     final var downstream: DownstreamBox<Downstream>?
     /// The box a `cancel` took while a delivery was under way: released by the deliverer once that delivery
-    /// has returned (a cancel from inside the subscriber's `receive` must not free what is running).
+    /// has returned (a cancel from inside the subscriber's `receive` must not free what is running). Guarded
+    /// by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     final var retiredDownstream: DownstreamBox<Downstream>?
-    /// The downstream's outstanding demand (requested minus delivered).
+    /// The downstream's outstanding demand (requested minus delivered). Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     final var demand = Subscribers.Demand.none
-    /// Whether sides are asked for `.unlimited` (set once the downstream's demand became unlimited).
+    /// Whether sides are asked for `.unlimited` (set once the downstream's demand became unlimited). Guarded
+    /// by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     final var sidesUnlimited = false
-    /// Set together with `sidesUnlimited`; the deliverer then widens the sides subscribed before.
+    /// Set together with `sidesUnlimited`; the deliverer then widens the sides subscribed before. Guarded by
+    /// `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     final var wideningDue = false
+    /// Set while a thread is the deliverer (see the type's notes). Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     final var isDelivering = false
+    /// Values waiting for demand or for the deliverer, from `bufferHead` on. Both guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     final var buffer: [Entry] = []
     @usableFromInline
     @exclusivity(unchecked)
     final var bufferHead = 0
-    /// Live sides, as an intrusive doubly linked list (no allocation per side beyond the side).
+    /// Live sides, as an intrusive doubly linked list (no allocation per side beyond the side). Guarded by
+    /// `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     final var firstSide: Side?
-    /// The upstream of sources (flatMap's upstream); `nil` for merge.
+    /// The upstream of sources (flatMap's upstream); `nil` for merge. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     final var upstream: (any Subscription)?
-    /// No more sources will be added.
+    /// No more sources will be added. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     final var sourcesDone = false
-    /// No more events are accepted; a completion is due or was delivered.
+    /// No more events are accepted; a completion is due or was delivered. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     final var isTerminal = false
+    /// The completion due; the deliverer sends it before anything else. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     final var pendingCompletion: Subscribers.Completion<Failure>?
-    /// flatMap with a bounded `maxPublishers`: a finished source asks the upstream for one more.
+    /// flatMap with a bounded `maxPublishers`: a finished source asks the upstream for one more. Set by
+    /// flatMap's `init`; guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     final var replenishes = false
     /// flatMap: the side linked last, kept so that the next source can reuse it once it has finished and
     /// nothing else references it (a `Just`, a sequence, any source that completed before the next value):
     /// one allocation less per such source. Cleared when the engine ends (the side refers back to the
-    /// engine). Always `nil` for merge, whose sides are linked once.
+    /// engine). Always `nil` for merge, whose sides are linked once. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     final var recentSide: Side?
-    /// Whether `linkSideLocked` keeps and reuses `recentSide` (flatMap).
+    /// Whether `linkSideLocked` keeps and reuses `recentSide`. Set by flatMap's `init`; guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     final var reusesSides = false
@@ -114,6 +122,8 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     @inlinable
     final var unretainedDownstream: Unmanaged<DownstreamBox<Downstream>>? {
         guard let box = downstream else { return nil }
+        // Not retained: `downstream` holds the box; a `cancel` during a delivery moves it to `retiredDownstream`,
+        // which only the deliverer releases, after that delivery returned.
         return Unmanaged.passUnretained(box)
     }
 
@@ -207,6 +217,8 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
         if demand != .unlimited { demand -= 1 }
         let bounded = !sidesUnlimited
         lock.unlock()
+        // The box is alive: this thread is the deliverer (`isDelivering`), so a `cancel` meanwhile parks it in
+        // `retiredDownstream`, which only the deliverer releases (in `drainLocked`, after this call returned).
         let more = box._withUnsafeGuaranteedRef { $0.value.receive(value) }
         lock.lock()
         addDemandLocked(more)
@@ -364,6 +376,8 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
                 let refills = !sidesUnlimited && entry.side.hasSubscription
                 let refill = refills ? entry.side.subscription : NoSubscription()
                 lock.unlock()
+                // The box is alive: this thread is the deliverer, so a `cancel` meanwhile parks it in
+                // `retiredDownstream`, released only by this loop once the call returned (`guard` above).
                 let more = box._withUnsafeGuaranteedRef { $0.value.receive(entry.value) }
                 if refills { refill.request(.max(1)) }
                 lock.lock()
@@ -404,7 +418,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     let core: MergeCore<Output, Failure, Downstream>
     /// The source's subscription once it arrived (`hasSubscription`), a placeholder before and after. Not an
     /// `Optional`: testing, copying or clearing an optional existential goes through the runtime's value
-    /// witnesses, several times per inner publisher.
+    /// witnesses, several times per inner publisher. Guarded by the core's `lock`, like every `var` below.
     @usableFromInline
     @exclusivity(unchecked)
     var subscription: any Subscription = NoSubscription()

@@ -50,7 +50,8 @@ extension Publishers {
 }
 
 /// Republishes the first `count` values, then cancels upstream and finishes right after delivering the last
-/// one. Demand passes straight through.
+/// one. Demand passes straight through. `downstream` and `remaining` are guarded by `lock`; the upstream
+/// subscription is held by `link`.
 @usableFromInline
 final class PrefixInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     @unchecked Sendable

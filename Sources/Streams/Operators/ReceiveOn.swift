@@ -46,6 +46,8 @@ extension Publishers {
     }
 }
 
+/// `receive(on:)`'s subscriber and subscription. Shared with the scheduled drains: `downstream` and `queue`
+/// are guarded by `lock`, the upstream subscription is held by `link`, `scheduler` is immutable.
 @usableFromInline
 final class ReceiveOnInner<Downstream: Subscriber>: Subscriber, Subscription, TimedDelivery, CustomStringConvertible,
     @unchecked Sendable

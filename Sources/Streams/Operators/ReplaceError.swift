@@ -42,6 +42,8 @@ extension Publishers {
     }
 }
 
+/// `replaceError(with:)`'s subscriber and subscription. Every `var` is guarded by `lock`; the upstream
+/// subscription is held by `link`.
 @usableFromInline
 final class ReplaceErrorInner<Failure: Error, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, @unchecked Sendable
@@ -60,15 +62,16 @@ where Downstream.Failure == Never {
     @usableFromInline
     @exclusivity(unchecked)
     var output: Input?
-    /// What the downstream requested and has not received yet.
+    /// What the downstream requested and has not received yet. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     var demand = Subscribers.Demand.none
-    /// Upstream failed; the replacement waits for demand.
+    /// Upstream failed; the replacement waits for demand. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     var isHolding = false
-    /// The downstream cancelled (checked after it received the replacement, before `.finished`).
+    /// The downstream cancelled (checked after it received the replacement, before `.finished`). Guarded by
+    /// `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     var isCancelled = false

@@ -31,7 +31,8 @@ extension Publisher {
 extension Publishers {
     /// The publisher returned by ``Publisher/share()``: one upstream subscription for many subscribers.
     ///
-    /// A class, compared by identity: every subscriber of the same instance shares its connection.
+    /// A class, compared by identity: every subscriber of the same instance shares its connection. Immutable;
+    /// the shared state is in `connections`, under its lock.
     public final class Share<Upstream: Publisher>: Publisher, Equatable, CustomStringConvertible,
         @unchecked Sendable
     {
@@ -67,7 +68,8 @@ extension Publishers {
     }
 }
 
-/// The current connection of a `share()` / `share(replay:)` publisher, replaced when it is retired.
+/// The current connection of a `share()` / `share(replay:)` publisher, replaced when it is retired. `current`
+/// is guarded by `lock`; `upstream` and `replay` are immutable.
 @usableFromInline
 final class ShareConnections<Upstream: Publisher>: @unchecked Sendable {
     @usableFromInline
@@ -111,7 +113,8 @@ final class ShareConnections<Upstream: Publisher>: @unchecked Sendable {
 ///
 /// Per value the upstream's call goes straight into the core's emitter (see ``SubjectCore``): no lock,
 /// no copy of the subscriber list. When the last subscriber leaves before the completion, the core
-/// retires this connection (it takes no new subscribers) and the upstream is cancelled.
+/// retires this connection (it takes no new subscribers) and the upstream is cancelled. Its `var`s are
+/// guarded by `lock`; `core` is immutable and synchronises itself.
 @usableFromInline
 final class ShareConnection<Output, Failure: Error>: Subscriber, @unchecked Sendable {
     @usableFromInline

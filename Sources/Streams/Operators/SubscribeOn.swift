@@ -46,6 +46,9 @@ extension Publishers {
     }
 }
 
+/// The subscriber `subscribe(on:)` attaches upstream, and the downstream's subscription. Shared across threads
+/// (the scheduler's and the caller's): `upstream` and `downstream` are guarded by `lock`, the upstream
+/// subscription is held by `link`, and `scheduler` is immutable.
 @usableFromInline
 final class SubscribeOnInner<Upstream: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, @unchecked Sendable
@@ -55,9 +58,10 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @usableFromInline
     typealias Failure = Downstream.Failure
 
+    /// Guards `upstream` and `downstream` (`@exclusivity(unchecked)`: every access is under it, or in `init`).
     @usableFromInline
     let lock = Lock()
-    /// Held until the scheduled subscribe takes it.
+    /// Held until the scheduled subscribe takes it. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     var upstream: Upstream?

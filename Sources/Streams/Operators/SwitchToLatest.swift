@@ -59,6 +59,8 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @usableFromInline
     typealias Failure = P.Failure
 
+    /// The subscriber of one inner publisher. `parent` is immutable; `subscription` is guarded by the parent's
+    /// `lock`.
     @usableFromInline
     final class Side: Subscriber, CustomStringConvertible, @unchecked Sendable {
         @usableFromInline
@@ -89,6 +91,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         }
     }
 
+    /// Guards every `var` below (`@exclusivity(unchecked)`: each access is under it, or in `init`).
     @usableFromInline
     let lock = Lock()
     @usableFromInline
@@ -112,7 +115,8 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @usableFromInline
     @exclusivity(unchecked)
     var isDelivering = false
-    /// Values of the current side received while another delivery was in progress.
+    /// Values of the current side received while another delivery was in progress. Guarded by `lock`, like the
+    /// `var`s below.
     @usableFromInline
     @exclusivity(unchecked)
     var buffer: [P.Output] = []

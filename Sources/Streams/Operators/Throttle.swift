@@ -223,6 +223,8 @@ package struct ThrottleStateMachine<Output, Failure: Error> {
     }
 }
 
+/// `throttle`'s subscriber and subscription. Shared with the scheduler's timer actions: `machine` and
+/// `downstream` are guarded by `lock`, the upstream subscription is held by `link`, `scheduler` is immutable.
 @usableFromInline
 final class ThrottleInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     @unchecked Sendable

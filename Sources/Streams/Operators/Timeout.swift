@@ -61,6 +61,8 @@ extension Publishers {
     }
 }
 
+/// `timeout`'s subscriber and subscription. Shared with the scheduler's timer and delivery actions: every
+/// `var` is guarded by `lock`, the upstream subscription is held by `link`, the rest is immutable.
 @usableFromInline
 final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscription, TimedDelivery, CustomStringConvertible,
     @unchecked Sendable
@@ -79,11 +81,13 @@ final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscription, Time
     @usableFromInline
     @exclusivity(unchecked)
     var queue = TimingEventQueue<Input, Failure>()
-    /// Whether upstream events are still accepted (false after completion, timeout or cancel).
+    /// Whether upstream events are still accepted (false after completion, timeout or cancel). Guarded by
+    /// `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     var isWatching = true
-    /// The downstream has requested values (its first request restarts the deadline).
+    /// The downstream has requested values (its first request restarts the deadline). Guarded by `lock`, like
+    /// the `var`s below.
     @usableFromInline
     @exclusivity(unchecked)
     var hasRequested = false

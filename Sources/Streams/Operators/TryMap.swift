@@ -42,6 +42,8 @@ extension Publishers {
     }
 }
 
+/// The subscriber `tryMap` attaches upstream, and the downstream's subscription. Shared across threads:
+/// the upstream subscription is held by `link`, and `downstream` and `transform` are guarded by `lock`.
 @usableFromInline
 final class TryMapInner<Upstream: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, @unchecked Sendable
@@ -53,6 +55,7 @@ where Downstream.Failure == any Error {
 
     @usableFromInline
     let link = UpstreamLink()
+    /// Guards `downstream` and `transform` (`@exclusivity(unchecked)`: every access is under it, or in `init`).
     @usableFromInline
     let lock = Lock()
     @usableFromInline

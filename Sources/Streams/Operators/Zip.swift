@@ -217,6 +217,8 @@ struct ZipTriple<A, B, C>: ZipBuffers {
 final class ZipCore<Buffers: ZipBuffers, Failure: Error, Downstream: Subscriber>: Subscription,
     CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == Buffers.Output, Downstream.Failure == Failure {
+    /// The subscriber attached to one source. Immutable after `init`; what it receives goes straight to
+    /// the core, which takes `lock`.
     @usableFromInline
     final class Side<Input>: Subscriber, CustomStringConvertible, @unchecked Sendable {
         @usableFromInline
@@ -250,6 +252,7 @@ where Downstream.Input == Buffers.Output, Downstream.Failure == Failure {
         }
     }
 
+    /// Guards every `var` below (`@exclusivity(unchecked)`: each access is under it, or in `init`).
     @usableFromInline
     let lock = Lock()
     @usableFromInline
@@ -261,13 +264,15 @@ where Downstream.Input == Buffers.Output, Downstream.Failure == Failure {
     /// Empty buffers, swapped in on completion or cancel so buffered values are released at once.
     @usableFromInline
     let emptyBuffers: Buffers
+    /// Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     var subscriptions: [(any Subscription)?]
     @usableFromInline
     @exclusivity(unchecked)
     var finished: [Bool]
-    /// The downstream's outstanding demand; each source has been asked for the same amount.
+    /// The downstream's outstanding demand; each source has been asked for the same amount. Guarded by
+    /// `lock`, like the flags below.
     @usableFromInline
     @exclusivity(unchecked)
     var demand = Subscribers.Demand.none
@@ -293,8 +298,15 @@ where Downstream.Input == Buffers.Output, Downstream.Failure == Failure {
     @usableFromInline
     var description: String { "Zip" }
 
+    /// Sends the subscription downstream. The downstream is copied under `lock` first: a `cancel` from another
+    /// thread (or from inside this call) may clear the stored one meanwhile.
     @inlinable
-    func start() { downstream?.receive(subscription: self) }
+    func start() {
+        lock.lock()
+        let downstream = self.downstream
+        lock.unlock()
+        downstream?.receive(subscription: self)
+    }
 
     @inlinable
     func subscribe<P: Publisher>(_ publisher: P, index: Int, push: @escaping (inout Buffers, P.Output) -> Void)

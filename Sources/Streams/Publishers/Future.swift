@@ -7,7 +7,8 @@
 /// - Demand: a success is delivered to a subscriber once it has requested at least one value, followed
 ///   at once by `.finished`; a failure is delivered without waiting for demand.
 /// - Threading: a subscriber receives the result on the thread that fulfils the promise, or, if the
-///   result is already known, on the thread that subscribes or requests.
+///   result is already known, on the thread that subscribes or requests. The result and the waiting
+///   subscriptions are guarded by a lock.
 /// - Retrying: since the result is kept, `retry` gets the same failure again; to run the work once per
 ///   subscription (and per retry), wrap it: `Deferred { Future { … } }`.
 ///
@@ -109,7 +110,8 @@ extension Future where Failure == Never {
     }
 }
 
-/// A future's subscription, erased over the downstream type so the future can keep a list of them.
+/// A future's subscription, erased over the downstream type so the future can keep a list of them. No state
+/// of its own: the subclass guards its state with its `lock`.
 @usableFromInline
 class FutureSubscriptionBase<Output, Failure: Error>: @unchecked Sendable {
     @inlinable
@@ -120,7 +122,7 @@ class FutureSubscriptionBase<Output, Failure: Error>: @unchecked Sendable {
 }
 
 /// Delivers a future's result to one subscriber once it is known, the handshake is over, and (for a
-/// success) the subscriber has demand.
+/// success) the subscriber has demand. All its state is guarded by `lock`.
 @usableFromInline
 final class FutureSubscription<Downstream: Subscriber>: FutureSubscriptionBase<
     Downstream.Input, Downstream.Failure
@@ -149,7 +151,7 @@ final class FutureSubscription<Downstream: Subscriber>: FutureSubscriptionBase<
     @usableFromInline
     @exclusivity(unchecked)
     var isSubscribed = false
-    /// The subscriber cancelled (checked after it received the value, before `.finished`).
+    /// The subscriber cancelled (checked after it received the value, before `.finished`). Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     var isCancelled = false

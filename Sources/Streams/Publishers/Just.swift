@@ -42,12 +42,14 @@ final class JustSubscription<Slot: OptionalSlot>: Subscription, CustomStringConv
     /// `idle` → `delivering` → `done`, or `idle` → `done` (cancelled); see ``JustState``.
     @usableFromInline
     let state = Atomic<UInt8>(JustState.idle)
-    /// The value; taken by the winner of `state`.
+    /// The value; taken by the winner of `state`. Written in `init`, then only by the one thread whose atomic
+    /// exchange moved `state` out of `idle`.
     @usableFromInline
     @exclusivity(unchecked)
     var value: Slot
     /// Delivers the value, then `.finished` if ``endDelivery()`` says the subscriber did not cancel meanwhile;
-    /// taken by the winner of `state`.
+    /// taken by the winner of `state`. Written in `init`, then only by the one thread whose atomic exchange moved
+    /// `state` out of `idle`.
     @usableFromInline
     @exclusivity(unchecked)
     var deliver: ((Slot, JustSubscription) -> Void)?

@@ -43,17 +43,20 @@ extension Sequence {
 /// Emits the elements of a sequence as demanded, then finishes: backs `Just` and `Sequence.publisher`.
 ///
 /// It looks one element ahead, so `.finished` follows the last element at once (even with no demand
-/// left), and an empty sequence finishes right after the subscription, as in Combine.
+/// left), and an empty sequence finishes right after the subscription, as in Combine. Shared across threads:
+/// `iterator` is confined to the emitting thread, the other `var`s are guarded by `lock`.
 @usableFromInline
 final class ValuesSubscription<Values: Sequence, Downstream: Subscriber>: Subscription, CustomStringConvertible,
     @unchecked Sendable
 where Downstream.Input == Values.Element {
     @usableFromInline
     let lock = Lock()
+    /// Used in `init`, then only by the emitting thread (the one that set `isEmitting`), without the lock.
     @usableFromInline
     @exclusivity(unchecked)
     var iterator: Values.Iterator
-    /// The element to deliver next; `nil` once the sequence is exhausted.
+    /// The element to deliver next; `nil` once the sequence is exhausted. Guarded by `lock`, like the `var`s
+    /// below (`start()` uses them unlocked, before the subscription is handed out).
     @usableFromInline
     @exclusivity(unchecked)
     var upcoming: Values.Element?

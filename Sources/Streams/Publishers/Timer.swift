@@ -65,10 +65,13 @@ extension Scheduler {
     }
 }
 
+/// `Publishers.Timer`'s subscription. Shared with the scheduled ticks: every `var` is guarded by `lock`;
+/// `interval` and `scheduler` are immutable.
 @usableFromInline
 final class TimerSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
     @unchecked Sendable
 where Downstream.Input == SchedulerInstant, Downstream.Failure == Never {
+    /// Guards every `var` below (`@exclusivity(unchecked)`: each access is under it, or in `init`).
     @usableFromInline
     let lock = Lock()
     @usableFromInline
@@ -80,11 +83,11 @@ where Downstream.Input == SchedulerInstant, Downstream.Failure == Never {
     @usableFromInline
     @exclusivity(unchecked)
     var tick: (any Cancellable)?
-    /// Which tick (`k`) is scheduled; a stale action never emits.
+    /// Which tick (`k`) is scheduled; a stale action never emits. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     var count = 0
-    /// When the subscription started: tick `k` is due at `origin + k · interval`.
+    /// When the subscription started: tick `k` is due at `origin + k · interval`. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     var origin = SchedulerInstant.zero

@@ -33,6 +33,8 @@ extension DispatchQueue: Scheduler {
     }
 }
 
+/// Cancels a scheduled work item. Immutable, and `DispatchWorkItem.cancel()` (`dispatch_block_cancel`, an atomic
+/// flag) is safe from any thread.
 struct DispatchWorkItemCancellable: Cancellable, @unchecked Sendable {
     let item: DispatchWorkItem
     func cancel() { item.cancel() }

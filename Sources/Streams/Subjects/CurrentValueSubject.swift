@@ -3,7 +3,8 @@
 /// - Demand: a subscriber receives the current value as soon as it has demand; a value sent while a
 ///   subscriber has no demand is kept (only the newest) and delivered when demand arrives.
 /// - ``value``: reading returns the latest value; setting it sends it (ignored after completion).
-/// - Threading: safe from any thread; each subscriber receives serially (see ``Subject``).
+/// - Threading: safe from any thread; each subscriber receives serially (see ``Subject``). Its one stored
+///   property is an immutable reference to the engine, which guards its state with a lock and atomics.
 ///
 /// ```swift
 /// let count = CurrentValueSubject<Int, Never>(0)

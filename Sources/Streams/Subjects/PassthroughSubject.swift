@@ -4,7 +4,8 @@
 ///   dropped for that subscriber, as in Combine).
 /// - Ordering: subscribers are served in subscription order. A late subscriber sees only later values;
 ///   subscribing after completion delivers the completion at once.
-/// - Threading: `send` is safe from any thread; each subscriber receives serially (see ``Subject``).
+/// - Threading: `send` is safe from any thread; each subscriber receives serially (see ``Subject``). Its one
+///   stored property is an immutable reference to the engine, which guards its state with a lock and atomics.
 ///
 /// ```swift
 /// let subject = PassthroughSubject<String, Never>()

@@ -31,6 +31,9 @@ enum BroadcastOp: UInt8, Sendable {
 /// keeps the list a third smaller. Only the rarer lookups (a cancel, a kept value's request) ask.
 @usableFromInline
 struct BroadcastEntry {
+    /// Called only by the core's emitter (entries are called from its emitter-owned `targets`). The payload
+    /// pointer is valid only for the call, and points to the type the operation names: the entry and the
+    /// pointer both come from the same core, so `Output` and `Failure` agree.
     @usableFromInline
     let handle: (BroadcastOp, UnsafeRawPointer?) -> Void
 
@@ -112,7 +115,8 @@ where
     @usableFromInline
     let kind: ConduitKind
     /// A completion the emitter handed over while `start` was still running (written before `state`
-    /// becomes `finishedWhileStarting`, read by `start` after it sees that state).
+    /// becomes `finishedWhileStarting`, read by `start` after it sees that state): the atomic `state` orders the
+    /// emitter's write before `start`'s read, and only one of them touches it at a time.
     @usableFromInline
     @exclusivity(unchecked)
     var pendingCompletion: Pending = nil

@@ -17,7 +17,8 @@ import Synchronization
 ///   conduit checks its own flag) and is released by the emitter, never under anybody's delivery.
 @usableFromInline
 final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Sendable {
-    /// Guards `queue`, `completion`, `upstreams`, `current`, `replayBuffer`, `members`, `isRetired`.
+    /// Guards `queue`, `queueHead`, `queuedCount`, `completion`, `upstreams`, `current`, `replayBuffer`,
+    /// `members`, `isRetired`.
     @usableFromInline
     let lock = Lock()
 
@@ -39,6 +40,7 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     @exclusivity(unchecked)
     var isFinished = false
 
+    /// Events for the emitter, from `queueHead` on. Guarded by `lock`, like `queueHead`.
     @usableFromInline
     @exclusivity(unchecked)
     var queue: [SubjectEvent<Output, Failure>] = []
@@ -46,29 +48,32 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     @exclusivity(unchecked)
     var queueHead = 0
     /// Events queued and not yet taken (`queue.count - queueHead`), kept apart so the uncontended attach
-    /// and detach, which run unspecialised, can test it without `Array`'s generic `count`.
+    /// and detach, which run unspecialised, can test it without `Array`'s generic `count`. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     var queuedCount = 0
+    /// The completion once sent; events after it are dropped. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     var completion: Subscribers.Completion<Failure>?
+    /// The subscriptions of the upstreams this subject was subscribed to. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     var upstreams: [any Subscription] = []
-    /// A `CurrentValueSubject`'s value (`nil` for the others).
+    /// A `CurrentValueSubject`'s value (`nil` for the others). Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     var current: Output?
-    /// `share(replay:)`'s last values; each new conduit starts with a copy.
+    /// `share(replay:)`'s last values; each new conduit starts with a copy. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     var replayBuffer: RingBuffer<Output>
-    /// Attached conduits not yet cancelled (for `share()`'s disconnect when the last one leaves).
+    /// Attached conduits not yet cancelled (for `share()`'s disconnect when the last one leaves). Guarded by
+    /// `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     var members = 0
-    /// `share()` only: the last subscriber left, this connection takes no new ones.
+    /// `share()` only: the last subscriber left, this connection takes no new ones. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     var isRetired = false

@@ -2,7 +2,8 @@ extension Subscribers {
     /// A subscriber that writes each value to a key path of an object.
     ///
     /// Holds the object strongly until cancelled or completed (as Combine does); cancel releases it.
-    /// - Threading: writes happen on the thread the publisher delivers on.
+    /// - Threading: writes happen on the thread the publisher delivers on. The subscriber's own state is in
+    ///   `link` and `target`, each under its lock; the object itself is written without synchronisation.
     public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible, @unchecked Sendable {
         /// Never fails.
         public typealias Failure = Never

@@ -191,7 +191,8 @@ extension RecordedEvent {
 }
 
 /// Carries non-`Sendable` test values into a scheduler action; every action runs on the thread that
-/// advances the `TestScheduler`.
+/// advances the `TestScheduler`, so the value stays confined to that thread (in `compareMarbles`, the caller's
+/// own, which runs `runUntilIdle`).
 struct UncheckedBox<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
