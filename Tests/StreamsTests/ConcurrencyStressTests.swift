@@ -397,14 +397,18 @@ import Testing
         }
     }
 
-    /// Cancels its subscription from another thread while still inside `receive(subscription:)`.
+    /// Cancels its subscription from another thread while still inside `receive(subscription:)`, then uses
+    /// itself; counts the hand-overs it survived in `survived`.
     final class CancelsElsewhereOnSubscription<Input>: Subscriber, @unchecked Sendable {
         typealias Failure = Never
-        /// Sound: set once in `receive(subscription:)`, read by the test after the cancel has returned.
-        var cancelled = false
         /// A subscription sent to another thread: sound because Combine's contract makes `cancel()` callable
         /// from any thread.
         struct Handed: @unchecked Sendable { let subscription: any Subscription }
+
+        let survived: Locked<Int>
+        /// Written once after the cancel returned, on the subscribing thread: used to touch `self` then.
+        var cancelled = false
+        init(survived: Locked<Int>) { self.survived = survived }
 
         func receive(subscription: any Subscription) {
             let done = DispatchSemaphore(value: 0)
@@ -415,24 +419,24 @@ import Testing
             }
             done.wait()
             cancelled = true
+            survived.withLock { $0 += 1 }
         }
         func receive(_ input: Input) -> Subscribers.Demand { .none }
         func receive(completion: Subscribers.Completion<Never>) {}
     }
 
-    /// `zip`, `combineLatest` and `merge` hand their subscription downstream while a cancel from another
-    /// thread clears what they store: the sanitizer reports a race if the hand-over reads it unlocked.
-    @Test func combinersSurviveACancelFromAnotherThreadDuringTheirHandOver() {
+    /// `zip`, `combineLatest` and `merge` hand their subscription to a subscriber that only they hold, and a
+    /// cancel from another thread clears it meanwhile: they must keep it alive until the call returns (they
+    /// copy it under their lock first; reading it in place, the cancel could free it mid-call).
+    @Test func combinersKeepTheirSubscriberAliveThroughACancelDuringTheHandOver() {
+        let survived = Locked(0)
         for _ in 0..<100 {
             let a = PassthroughSubject<Int, Never>()
             let b = PassthroughSubject<Int, Never>()
-            let zip = CancelsElsewhereOnSubscription<(Int, Int)>()
-            a.zip(b).subscribe(zip)
-            let latest = CancelsElsewhereOnSubscription<(Int, Int)>()
-            a.combineLatest(b).subscribe(latest)
-            let merged = CancelsElsewhereOnSubscription<Int>()
-            a.merge(with: b).subscribe(merged)
-            #expect(zip.cancelled && latest.cancelled && merged.cancelled)
+            a.zip(b).subscribe(CancelsElsewhereOnSubscription<(Int, Int)>(survived: survived))
+            a.combineLatest(b).subscribe(CancelsElsewhereOnSubscription<(Int, Int)>(survived: survived))
+            a.merge(with: b).subscribe(CancelsElsewhereOnSubscription<Int>(survived: survived))
         }
+        #expect(survived.withLock { $0 } == 300)
     }
 }
