@@ -15,7 +15,7 @@ public protocol Cancellable {
 /// ```swift
 /// func receive(subscription: any Subscription) { subscription.request(.max(2)) }
 /// ```
-public protocol Subscription: Cancellable {
+public protocol Subscription: Cancellable, CustomCombineIdentifierConvertible {
     /// Asks for up to `demand` more values. Demand adds up; `.unlimited` is sticky; `.none` is ignored.
     func request(_ demand: Subscribers.Demand)
 }
@@ -34,7 +34,7 @@ public protocol Subscription: Cancellable {
 ///     func receive(completion: Subscribers.Completion<Never>) { print(completion) }
 /// }
 /// ```
-public protocol Subscriber<Input, Failure> {
+public protocol Subscriber<Input, Failure>: CustomCombineIdentifierConvertible {
     /// The type of values received.
     associatedtype Input
     /// The type of error received; `Never` when the publisher cannot fail.

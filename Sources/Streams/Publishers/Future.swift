@@ -110,6 +110,60 @@ extension Future where Failure == Never {
     }
 }
 
+extension Future where Output: Sendable {
+    /// The future's value, once it is fulfilled; throws its failure — Combine's `Future.value`.
+    ///
+    /// Waits for the promise, also when the calling task is cancelled (the future keeps running for its
+    /// other subscribers); a fulfilled future answers at once.
+    ///
+    /// ```swift
+    /// let user = try await Future { try await api.user() }.value
+    /// ```
+    public var value: Output {
+        get async throws {
+            try await withCheckedThrowingContinuation { continuation in
+                subscribe(FutureValueSubscriber<Output, Failure> { continuation.resume(with: $0) })
+            }
+        }
+    }
+}
+
+extension Future where Failure == Never, Output: Sendable {
+    /// The future's value, once it is fulfilled — Combine's `Future.value` for a future that cannot fail.
+    ///
+    /// ```swift
+    /// let total = await Future { await cart.total() }.value
+    /// ```
+    public var value: Output {
+        get async {
+            await withCheckedContinuation { continuation in
+                subscribe(FutureValueSubscriber<Output, Never> { continuation.resume(with: $0) })
+            }
+        }
+    }
+}
+
+/// Asks a future for its one value and hands over the result once. Sound as `@unchecked Sendable`: a
+/// publisher calls a subscriber serially, and `resume` is set in `init` and called at most once (guarded
+/// by `once`).
+final class FutureValueSubscriber<Input, Failure: Error>: Subscriber, @unchecked Sendable {
+    private let resume: (Result<Input, Failure>) -> Void
+    private let once = OnceFlag()
+
+    init(resume: @escaping (Result<Input, Failure>) -> Void) { self.resume = resume }
+
+    func receive(subscription: any Subscription) { subscription.request(.max(1)) }
+
+    func receive(_ input: Input) -> Subscribers.Demand {
+        if once.set() { resume(.success(input)) }
+        return .none
+    }
+
+    func receive(completion: Subscribers.Completion<Failure>) {
+        if case .failure(let error) = completion, once.set() { resume(.failure(error)) }
+    }
+}
+
 /// A future's subscription, erased over the downstream type so the future can keep a list of them. No state
 /// of its own: the subclass guards its state with its `lock`.
 @usableFromInline

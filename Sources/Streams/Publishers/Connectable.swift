@@ -1,0 +1,213 @@
+/// A publisher that starts publishing only when told to: subscribers attach first, then ``connect()``
+/// subscribes it to its upstream — Combine's `ConnectablePublisher`.
+///
+/// ```swift
+/// let prices = source.makeConnectable()
+/// let a = prices.sink { print("a", $0) }
+/// let b = prices.sink { print("b", $0) }
+/// let connection = prices.connect()   // both see every value from the start
+/// ```
+public protocol ConnectablePublisher<Output, Failure>: Publisher {
+    /// Connects to the upstream; cancelling what it returns disconnects.
+    func connect() -> any Cancellable
+}
+
+extension ConnectablePublisher {
+    /// Connects on the first subscription and disconnects when the last subscriber cancels or completes;
+    /// a later subscriber connects again.
+    ///
+    /// ```swift
+    /// let shared = source.multicast { PassthroughSubject() }.autoconnect()   // what share() does
+    /// ```
+    public func autoconnect() -> Publishers.Autoconnect<Self> {
+        Publishers.Autoconnect(upstream: self)
+    }
+}
+
+extension Publisher {
+    /// A connectable publisher that sends the upstream's events through `subject` to every subscriber, once
+    /// connected: every subscriber sees the same values (those sent after it subscribed).
+    ///
+    /// - Demand: as the subject's (`PassthroughSubject` delivers only to subscribers with demand); the
+    ///   subject asks the upstream for `.unlimited` once connected.
+    ///
+    /// ```swift
+    /// let multicast = source.multicast(subject: PassthroughSubject<Int, Never>())
+    /// ```
+    public func multicast<S: Subject>(subject: S) -> Publishers.Multicast<Self, S>
+    where S.Output == Output, S.Failure == Failure {
+        Publishers.Multicast(upstream: self, createSubject: { subject })
+    }
+
+    /// A connectable publisher that sends the upstream's events through a subject made by `createSubject`
+    /// (called once, on the first subscription or connection).
+    ///
+    /// ```swift
+    /// let multicast = source.multicast { CurrentValueSubject<Int, Never>(0) }
+    /// ```
+    public func multicast<S: Subject>(_ createSubject: @escaping () -> S) -> Publishers.Multicast<Self, S>
+    where S.Output == Output, S.Failure == Failure {
+        Publishers.Multicast(upstream: self, createSubject: createSubject)
+    }
+}
+
+extension Publisher where Failure == Never {
+    /// This publisher made connectable: nothing is published until ``ConnectablePublisher/connect()``; then
+    /// every subscriber sees the same values, as with `multicast { PassthroughSubject() }`.
+    ///
+    /// ```swift
+    /// let ticks = timer.makeConnectable()
+    /// ```
+    public func makeConnectable() -> Publishers.MakeConnectable<Self> {
+        Publishers.MakeConnectable(upstream: self)
+    }
+}
+
+extension Publishers {
+    /// The publisher returned by ``Publisher/multicast(subject:)`` and ``Publisher/multicast(_:)``.
+    ///
+    /// Sound as `@unchecked Sendable`: the subject is created once under `lock` and is thread-safe itself;
+    /// `upstream` and `createSubject` are immutable.
+    public final class Multicast<Upstream: Publisher, SubjectType: Subject>: ConnectablePublisher,
+        @unchecked Sendable
+    where SubjectType.Output == Upstream.Output, SubjectType.Failure == Upstream.Failure {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The publisher connected to.
+        public let upstream: Upstream
+        /// Makes the subject, once.
+        public let createSubject: () -> SubjectType
+        /// The subject, once made. Guarded by `lock`.
+        private var madeSubject: SubjectType?
+        private let lock = Lock()
+
+        /// A multicast of `upstream` through the subject `createSubject` makes.
+        public init(upstream: Upstream, createSubject: @escaping () -> SubjectType) {
+            self.upstream = upstream
+            self.createSubject = createSubject
+        }
+
+        private var subject: SubjectType {
+            lock.withLock {
+                if let madeSubject { return madeSubject }
+                let subject = createSubject()
+                madeSubject = subject
+                return subject
+            }
+        }
+
+        /// Attaches `subscriber` to the subject.
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
+            subject.receive(subscriber: subscriber)
+        }
+
+        /// Subscribes the subject to the upstream; cancelling the result disconnects. Each call connects
+        /// anew.
+        public func connect() -> any Cancellable {
+            upstream.subscribe(subject)
+        }
+    }
+
+    /// The publisher returned by ``Publisher/makeConnectable()``.
+    public struct MakeConnectable<Upstream: Publisher>: ConnectablePublisher where Upstream.Failure == Never {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+        /// Never fails.
+        public typealias Failure = Never
+
+        private let multicast: Multicast<Upstream, PassthroughSubject<Output, Never>>
+
+        /// A connectable form of `upstream`.
+        public init(upstream: Upstream) {
+            multicast = Multicast(upstream: upstream, createSubject: { PassthroughSubject() })
+        }
+
+        /// Attaches `subscriber`; it gets values once connected.
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Never {
+            multicast.receive(subscriber: subscriber)
+        }
+
+        /// Connects to the upstream.
+        public func connect() -> any Cancellable { multicast.connect() }
+    }
+
+    /// The publisher returned by ``ConnectablePublisher/autoconnect()``: connects when the first subscriber
+    /// arrives, disconnects when the last one leaves (cancels or completes).
+    ///
+    /// Sound as `@unchecked Sendable`: the subscriber count and the connection are guarded by `state`'s lock
+    /// (never held while connecting or disconnecting); `upstream` is immutable.
+    public final class Autoconnect<Upstream: ConnectablePublisher>: Publisher, @unchecked Sendable {
+        /// The upstream's output type.
+        public typealias Output = Upstream.Output
+        /// The upstream's failure type.
+        public typealias Failure = Upstream.Failure
+
+        /// The connectable publisher connected on demand.
+        public let upstream: Upstream
+
+        private struct State {
+            var subscribers = 0
+            /// The connection, or `nil`; `isConnected` is set before `connect()` returns it.
+            var connection: (any Cancellable)?
+            var isConnected = false
+        }
+
+        private let state = Locked(State())
+
+        /// An autoconnecting form of `upstream`.
+        public init(upstream: Upstream) { self.upstream = upstream }
+
+        /// Attaches `subscriber`; connects if it is the first.
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
+            let left = OnceFlag()
+            let parent = self
+            state.withLock { $0.subscribers += 1 }
+            upstream
+                .handleEvents(
+                    receiveCompletion: { _ in if left.set() { parent.subscriberLeft() } },
+                    receiveCancel: { if left.set() { parent.subscriberLeft() } }
+                )
+                .receive(subscriber: subscriber)
+            let connects = state.withLock { state in
+                guard !state.isConnected, state.subscribers > 0 else { return false }
+                state.isConnected = true
+                return true
+            }
+            guard connects else { return }
+            let connection = upstream.connect()
+            let stale = state.withLock { state in
+                guard state.isConnected, state.connection == nil, state.subscribers > 0 else { return true }
+                state.connection = connection
+                return false
+            }
+            if stale { connection.cancel() }
+        }
+
+        private func subscriberLeft() {
+            let connection = state.withLock { state -> (any Cancellable)? in
+                state.subscribers -= 1
+                guard state.subscribers == 0 else { return nil }
+                state.isConnected = false
+                defer { state.connection = nil }
+                return state.connection
+            }
+            connection?.cancel()
+        }
+    }
+}
+
+/// A flag set once, from any thread (an atomic guard against leaving twice).
+final class OnceFlag: Sendable {
+    private let flag = Locked(false)
+    init() {}
+    /// True for the first caller only.
+    func set() -> Bool {
+        flag.withLock { value in
+            defer { value = true }
+            return !value
+        }
+    }
+}

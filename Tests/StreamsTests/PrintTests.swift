@@ -1,0 +1,58 @@
+import Streams
+import StreamsTesting
+import Testing
+
+/// `print(_:to:)` writes Combine's lines; `breakpoint` passes events through when its closures say no.
+@Suite struct PrintTests {
+    /// Collects what `print` writes.
+    final class Lines: TextOutputStream, @unchecked Sendable {
+        var text = ""
+        func write(_ string: String) { text += string }
+        var lines: [Substring] { text.split(separator: "\n") }
+    }
+
+    struct Stream: TextOutputStream {
+        let lines: Lines
+        mutating func write(_ string: String) { lines.write(string) }
+    }
+
+    @Test func printsEveryEventInCombinesFormat() {
+        let lines = Lines()
+        let subject = PassthroughSubject<Int, TestError>()
+        let recorder = subject.print("nums", to: Stream(lines: lines)).record(demand: .max(1), demandPerValue: .max(1))
+        subject.send(1)
+        subject.send(completion: .failure(.boom))
+        #expect(recorder.values == [1])
+        #expect(
+            lines.lines == [
+                "nums: receive subscription: (PassthroughSubject)", "nums: request max: (1)",
+                "nums: receive value: (1)", "nums: request max: (1) (synchronous)", "nums: receive error: (boom)",
+            ])
+    }
+
+    @Test func withoutAPrefixLinesStartWithTheEventAndCancelIsLogged() {
+        let lines = Lines()
+        let subject = PassthroughSubject<String, Never>()
+        let recorder = subject.print(to: Stream(lines: lines)).record()
+        subject.send("a")
+        recorder.cancel()
+        #expect(
+            lines.lines == [
+                "receive subscription: (PassthroughSubject)", "request unlimited", "receive value: (a)",
+                "request max: (0) (synchronous)", "receive cancel",
+            ])
+    }
+
+    @Test func aBreakpointThatNeverFiresChangesNothing() {
+        var seen: [Int] = []
+        let recorder = [1, 2, 3].publisher
+            .breakpoint(
+                receiveSubscription: { _ in false }, receiveOutput: { seen.append($0); return false },
+                receiveCompletion: { _ in false }
+            )
+            .breakpointOnError()
+            .record(demand: .max(2))
+        #expect(recorder.values == [1, 2])
+        #expect(seen == [1, 2])
+    }
+}
