@@ -15,6 +15,7 @@ let package = Package(
   products: [
     .library(name: "Streams", targets: ["Streams"]),
     .library(name: "StreamsTesting", targets: ["StreamsTesting"]),
+    .library(name: "StreamsFoundation", targets: ["StreamsFoundation"]),
     .library(name: "Networking", targets: ["Networking"]),
     .library(name: "Features", targets: ["Features"]),
     .library(name: "REPL", targets: ["REPL"]),
@@ -23,6 +24,7 @@ let package = Package(
   targets: [
     .target(name: "Streams"),
     .target(name: "StreamsTesting", dependencies: ["Streams"]),
+    .target(name: "StreamsFoundation", dependencies: ["Streams"]),
     .target(name: "Networking", dependencies: ["Streams"], resources: [.copy("Resources")]),
     .target(name: "Features", dependencies: ["Streams", "Networking"]),
     .target(name: "REPL", dependencies: ["Streams", "Networking", "Features"]),
@@ -33,6 +35,8 @@ let package = Package(
       path: "Tests/Support/FeatureServer"),
     .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTesting"]),
     .testTarget(name: "StreamsTestingTests", dependencies: ["Streams", "StreamsTesting"]),
+    .testTarget(
+      name: "StreamsFoundationTests", dependencies: ["StreamsFoundation", "Streams", "StreamsTesting", "LoopbackHTTPServer"]),
     .testTarget(
       name: "NetworkingTests", dependencies: ["Networking", "Streams", "StreamsTesting", "LoopbackHTTPServer"]),
     .testTarget(
