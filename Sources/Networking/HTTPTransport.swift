@@ -86,7 +86,8 @@ public struct URLSessionTransport: HTTPTransport {
     public func send(
         _ request: URLRequest, completion: @escaping @Sendable (Result<NetworkResponse, NetworkError>) -> Void
     ) -> any Cancellable {
-        let deadline = request.timeoutInterval
+        // A deadline beyond a year, or infinite, is capped there (libcurl takes whole seconds in an Int).
+        let deadline = request.timeoutInterval.isNaN ? 0 : min(request.timeoutInterval, SocketTransport.longestDeadline)
         var sent = request
         sent.timeoutInterval = max(1, deadline.rounded(.up))
         let outcome = Locked(DeadlineState.running)

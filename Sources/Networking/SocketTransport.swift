@@ -19,7 +19,7 @@ import Streams
 ///   `Content-Length` announces it); the status line and header fields are at most 64 KiB.
 /// - Deadline: `request.timeoutInterval` bounds the whole exchange — name lookup, connecting, sending,
 ///   every redirect and the last byte of the body — and fails with ``NetworkError/timeout`` exactly then.
-///   A `timeoutInterval` of 0 or less means no deadline.
+///   A `timeoutInterval` of 0 or less, or over a year, means no deadline.
 /// - Redirects: 301, 302, 303, 307 and 308 are followed, at most ``maximumRedirects`` times; 303 (and 301/302
 ///   after a POST) continue as a GET without body, as browsers and `URLSession` do. `Authorization` and
 ///   `Cookie` are not sent to another host. A redirect to `https` continues on the fallback transport.
@@ -40,6 +40,8 @@ import Streams
 public struct SocketTransport: HTTPTransport {
     /// The most redirects followed for one request.
     public static let maximumRedirects = 10
+    /// The longest deadline kept, in seconds (a year); a longer or infinite `timeoutInterval` means none.
+    static let longestDeadline: Double = 365 * 24 * 3600
 
     private let fallback: (any HTTPTransport)?
 
@@ -63,11 +65,13 @@ public struct SocketTransport: HTTPTransport {
         completion: @escaping @Sendable (Result<NetworkResponse, NetworkError>) -> Void
     ) -> any Cancellable {
         let seconds = request.timeoutInterval
-        let deadline = seconds > 0 ? ContinuousClock.now + .milliseconds(Int64(seconds * 1000)) : nil
+        // A deadline beyond a year (or infinite) is no deadline: it could not be represented in every clock.
+        let bounded = seconds.isFinite && seconds > 0 && seconds <= Self.longestDeadline
+        let deadline = bounded ? ContinuousClock.now + .milliseconds(Int64(seconds * 1000)) : nil
         let exchange = SocketExchange(
             fallback: fallback ?? Self.sessionFallback, maximumResponseSize: maximumResponseSize, deadline: deadline,
             completion: completion)
-        if seconds > 0 {
+        if bounded {
             DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak exchange] in
                 exchange?.finish(.failure(.timeout))
             }

@@ -166,6 +166,19 @@ import Testing
         #expect(server.requestCount("/loop") == SocketTransport.maximumRedirects + 1)
     }
 
+    @Test(arguments: LoopbackTransport.allCases)
+    func anEndpointTimeoutTooLongForAnyClockMeansNoDeadline(_ transport: LoopbackTransport) async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        server.route("GET", "/") { _ in .json("[]") }
+        let endpoint = LimitedEndpoint(baseURL: server.baseURL, path: "/", timeout: .seconds(Int64.max))
+        #expect(try await loopbackClient(transport).response(for: endpoint).statusCode == 200)
+        var request = URLRequest(url: server.baseURL)
+        request.timeoutInterval = .infinity
+        let response = try await withCancellableCompletion { done in SocketTransport().send(request, completion: done) }
+        #expect(response.statusCode == 200)
+    }
+
     @Test func aRefusedConnectionIsATransientErrorInWords() async throws {
         let server = try LoopbackHTTPServer()
         let baseURL = server.baseURL
