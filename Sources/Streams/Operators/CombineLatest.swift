@@ -9,6 +9,8 @@ extension Publisher {
     /// - Completion: finishes when both have finished, or at once when one finishes without ever having
     ///   emitted (no combination can follow). A kept combination is delivered before `.finished`.
     ///   A failure of either cancels the other and is delivered at once.
+    /// - Cancellation: cancelling cancels both sources and releases the kept values; nothing is
+    ///   delivered after `cancel()` returns.
     /// - Threading: delivered serially, on the thread of the source that triggers it.
     ///
     /// ```swift
@@ -20,7 +22,10 @@ extension Publisher {
         Publishers.CombineLatest(self, other)
     }
 
-    /// Like `combineLatest(_:)`, passing the latest values through `transform`.
+    /// Like ``combineLatest(_:)``, passing the latest values through `transform`.
+    ///
+    /// Same contract as ``combineLatest(_:)``; `transform` runs once per delivered combination, on the
+    /// delivering thread.
     ///
     /// ```swift
     /// let total = price.combineLatest(quantity) { $0 * Double($1) }
@@ -33,10 +38,20 @@ extension Publisher {
     }
 
     /// Publishes a tuple of the latest values of this publisher, `b` and `c` whenever one emits, once
-    /// all have emitted. Same contract as `combineLatest(_:)`.
+    /// all three have emitted at least once.
+    ///
+    /// - Demand: every source is asked for `.unlimited`; their latest values are kept. A combination
+    ///   produced while the downstream has demand is delivered (in order, none lost); while it has none,
+    ///   only the newest combination is kept and delivered when demand arrives.
+    /// - Completion: finishes when all three have finished, or at once when one finishes without ever
+    ///   having emitted (no combination can follow), cancelling the others. A kept combination is
+    ///   delivered before `.finished`. The first failure cancels the others and is delivered at once.
+    /// - Cancellation: cancelling cancels every source and releases the kept values; nothing is
+    ///   delivered after `cancel()` returns.
+    /// - Threading: delivered serially, on the thread of the source that triggers it.
     ///
     /// ```swift
-    /// let c = r.combineLatest(g, b).sink { print($0) }
+    /// let c = r.combineLatest(g, b).sink { print($0) }   // (r, g, b) whenever one of them changes
     /// ```
     @inlinable
     public func combineLatest<B: Publisher, C: Publisher>(
@@ -47,6 +62,9 @@ extension Publisher {
 
     /// Like `combineLatest(_:_:)`, passing the latest values through `transform`.
     ///
+    /// Same contract as `combineLatest(_:_:)`; `transform` runs once per delivered combination, on
+    /// the delivering thread.
+    ///
     /// ```swift
     /// let color = r.combineLatest(g, b) { Color(red: $0, green: $1, blue: $2) }
     /// ```
@@ -56,10 +74,58 @@ extension Publisher {
     ) -> Publishers.Map<Publishers.CombineLatest3<Self, B, C>, T> where B.Failure == Failure, C.Failure == Failure {
         Publishers.CombineLatest3(self, b, c).map(transform)
     }
+
+    /// Publishes a tuple of the latest values of this publisher, `b`, `c` and `d` whenever one emits,
+    /// once all four have emitted at least once.
+    ///
+    /// - Demand: every source is asked for `.unlimited`; their latest values are kept. A combination
+    ///   produced while the downstream has demand is delivered (in order, none lost); while it has none,
+    ///   only the newest combination is kept and delivered when demand arrives.
+    /// - Completion: finishes when all four have finished, or at once when one finishes without ever
+    ///   having emitted (no combination can follow), cancelling the others. A kept combination is
+    ///   delivered before `.finished`. The first failure cancels the others and is delivered at once.
+    /// - Cancellation: cancelling cancels every source and releases the kept values; nothing is
+    ///   delivered after `cancel()` returns.
+    /// - Threading: delivered serially, on the thread of the source that triggers it.
+    ///
+    /// ```swift
+    /// let c = query.combineLatest(sort, page, filter).sink { print($0) }   // a 4-tuple on every change
+    /// ```
+    @inlinable
+    public func combineLatest<B: Publisher, C: Publisher, D: Publisher>(
+        _ b: B, _ c: C, _ d: D
+    ) -> Publishers.CombineLatest4<Self, B, C, D>
+    where B.Failure == Failure, C.Failure == Failure, D.Failure == Failure {
+        Publishers.CombineLatest4(self, b, c, d)
+    }
+
+    /// Like `combineLatest(_:_:_:)`, passing the latest values through `transform`.
+    ///
+    /// Same contract as `combineLatest(_:_:_:)`; `transform` runs once per delivered combination, on
+    /// the delivering thread.
+    ///
+    /// ```swift
+    /// let search = query.combineLatest(sort, page, filter) { Search(query: $0, sort: $1, page: $2, filter: $3) }
+    /// ```
+    @inlinable
+    public func combineLatest<B: Publisher, C: Publisher, D: Publisher, T>(
+        _ b: B, _ c: C, _ d: D, _ transform: @escaping (Output, B.Output, C.Output, D.Output) -> T
+    ) -> Publishers.Map<Publishers.CombineLatest4<Self, B, C, D>, T>
+    where B.Failure == Failure, C.Failure == Failure, D.Failure == Failure {
+        Publishers.CombineLatest4(self, b, c, d).map(transform)
+    }
 }
 
 extension Publishers {
-    /// The publisher returned by `combineLatest(_:)`.
+    /// The publisher returned by `combineLatest(_:)`: the latest values of two sources, whenever one of
+    /// them emits, once both have emitted.
+    ///
+    /// Its contract (demand, completion, cancellation, threading) is that of
+    /// ``Publisher/combineLatest(_:)``.
+    ///
+    /// ```swift
+    /// let c = Publishers.CombineLatest(name, age).sink { print($0) }
+    /// ```
     public struct CombineLatest<A: Publisher, B: Publisher>: Publisher where A.Failure == B.Failure {
         /// A tuple of both latest values.
         public typealias Output = (A.Output, B.Output)
@@ -88,7 +154,15 @@ extension Publishers {
         }
     }
 
-    /// The publisher returned by `combineLatest(_:_:)`.
+    /// The publisher returned by `combineLatest(_:_:)`: the latest values of three sources, whenever
+    /// one of them emits, once all three have emitted.
+    ///
+    /// Its contract (demand, completion, cancellation, threading) is that of
+    /// `combineLatest(_:_:)`.
+    ///
+    /// ```swift
+    /// let c = Publishers.CombineLatest3(r, g, b).sink { print($0) }
+    /// ```
     public struct CombineLatest3<A: Publisher, B: Publisher, C: Publisher>: Publisher
     where A.Failure == B.Failure, A.Failure == C.Failure {
         /// A tuple of the three latest values.
@@ -122,7 +196,59 @@ extension Publishers {
             core.subscribe(c, index: 2, store: { $0.c = $1 }, isEmpty: { $0.c == nil })
         }
     }
+
+    /// The publisher returned by `combineLatest(_:_:_:)`: the latest values of four sources, whenever
+    /// one of them emits, once all four have emitted.
+    ///
+    /// Its contract (demand, completion, cancellation, threading) is that of
+    /// `combineLatest(_:_:_:)`.
+    ///
+    /// ```swift
+    /// let cancellable = Publishers.CombineLatest4(a, b, c, d).sink { print($0) }
+    /// ```
+    public struct CombineLatest4<A: Publisher, B: Publisher, C: Publisher, D: Publisher>: Publisher
+    where A.Failure == B.Failure, A.Failure == C.Failure, A.Failure == D.Failure {
+        /// A tuple of the four latest values.
+        public typealias Output = (A.Output, B.Output, C.Output, D.Output)
+        /// The shared failure type.
+        public typealias Failure = A.Failure
+
+        /// The first source.
+        public let a: A
+        /// The second source.
+        public let b: B
+        /// The third source.
+        public let c: C
+        /// The fourth source.
+        public let d: D
+
+        /// Combines `a`, `b`, `c` and `d`.
+        @inlinable
+        public init(_ a: A, _ b: B, _ c: C, _ d: D) {
+            self.a = a
+            self.b = b
+            self.c = c
+            self.d = d
+        }
+
+        /// Attaches `subscriber`, then subscribes to the sources in order.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
+            let core = CombineLatestCore(
+                slots: LatestQuadruple<A.Output, B.Output, C.Output, D.Output>(), count: 4, downstream: subscriber)
+            core.start()
+            core.subscribe(a, index: 0, store: { $0.a = $1 }, isEmpty: { $0.a == nil })
+            core.subscribe(b, index: 1, store: { $0.b = $1 }, isEmpty: { $0.b == nil })
+            core.subscribe(c, index: 2, store: { $0.c = $1 }, isEmpty: { $0.c == nil })
+            core.subscribe(d, index: 3, store: { $0.d = $1 }, isEmpty: { $0.d == nil })
+        }
+    }
 }
+
+// Equal when their sources are equal, as in Combine.
+extension Publishers.CombineLatest: Equatable where A: Equatable, B: Equatable {}
+extension Publishers.CombineLatest3: Equatable where A: Equatable, B: Equatable, C: Equatable {}
+extension Publishers.CombineLatest4: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable {}
 
 /// The latest value of each source of a `combineLatest`.
 @usableFromInline
@@ -165,6 +291,27 @@ struct LatestTriple<A, B, C>: LatestSlots {
     var combined: (A, B, C)? {
         guard let a, let b, let c else { return nil }
         return (a, b, c)
+    }
+}
+
+@usableFromInline
+struct LatestQuadruple<A, B, C, D>: LatestSlots {
+    @usableFromInline
+    var a: A?
+    @usableFromInline
+    var b: B?
+    @usableFromInline
+    var c: C?
+    @usableFromInline
+    var d: D?
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    var combined: (A, B, C, D)? {
+        guard let a, let b, let c, let d else { return nil }
+        return (a, b, c, d)
     }
 }
 

@@ -7,6 +7,8 @@ extension Publisher {
     /// - Completion: finishes as soon as a source has finished and none of its values is left to pair
     ///   (no more tuples are possible), cancelling the other. A failure of either is delivered at
     ///   once (values still buffered are dropped) and cancels the other.
+    /// - Cancellation: cancelling cancels both sources and releases the buffered values; nothing is
+    ///   delivered after `cancel()` returns.
     /// - Threading: delivered serially, on the thread of the source that completes a tuple.
     ///
     /// ```swift
@@ -17,7 +19,9 @@ extension Publisher {
         Publishers.Zip(self, other)
     }
 
-    /// Like `zip(_:)`, passing each pair through `transform`.
+    /// Like ``zip(_:)``, passing each pair through `transform`.
+    ///
+    /// Same contract as ``zip(_:)``; `transform` runs once per delivered pair, on the delivering thread.
     ///
     /// ```swift
     /// let sums = a.zip(b) { $0 + $1 }
@@ -29,10 +33,20 @@ extension Publisher {
         Publishers.Zip(self, other).map(transform)
     }
 
-    /// Combines the n-th values of this publisher, `b` and `c` into a tuple. Same contract as `zip(_:)`.
+    /// Combines the n-th values of this publisher, `b` and `c` into a tuple.
+    ///
+    /// - Buffering: values are kept per source until every other source has a value to combine them with.
+    /// - Demand: the downstream's demand is forwarded to every source (each tuple uses one value of
+    ///   each), so no source gets further ahead than the downstream asked.
+    /// - Completion: finishes as soon as a source has finished and none of its values is left to
+    ///   combine (no more tuples are possible), cancelling the others. The first failure is delivered at
+    ///   once (values still buffered are dropped) and cancels the others.
+    /// - Cancellation: cancelling cancels every source and releases the buffered values; nothing is
+    ///   delivered after `cancel()` returns.
+    /// - Threading: delivered serially, on the thread of the source that completes a tuple.
     ///
     /// ```swift
-    /// let c = a.zip(b, c).sink { print($0) }
+    /// let c = [1, 2].publisher.zip(["a", "b"].publisher, [true].publisher).sink { print($0) }   // (1, "a", true)
     /// ```
     @inlinable
     public func zip<B: Publisher, C: Publisher>(
@@ -43,6 +57,9 @@ extension Publisher {
 
     /// Like `zip(_:_:)`, passing each triple through `transform`.
     ///
+    /// Same contract as `zip(_:_:)`; `transform` runs once per delivered triple, on the delivering
+    /// thread.
+    ///
     /// ```swift
     /// let sums = a.zip(b, c) { $0 + $1 + $2 }
     /// ```
@@ -52,10 +69,55 @@ extension Publisher {
     ) -> Publishers.Map<Publishers.Zip3<Self, B, C>, T> where B.Failure == Failure, C.Failure == Failure {
         Publishers.Zip3(self, b, c).map(transform)
     }
+
+    /// Combines the n-th values of this publisher, `b`, `c` and `d` into a tuple.
+    ///
+    /// - Buffering: values are kept per source until every other source has a value to combine them with.
+    /// - Demand: the downstream's demand is forwarded to every source (each tuple uses one value of
+    ///   each), so no source gets further ahead than the downstream asked.
+    /// - Completion: finishes as soon as a source has finished and none of its values is left to
+    ///   combine (no more tuples are possible), cancelling the others. The first failure is delivered at
+    ///   once (values still buffered are dropped) and cancels the others.
+    /// - Cancellation: cancelling cancels every source and releases the buffered values; nothing is
+    ///   delivered after `cancel()` returns.
+    /// - Threading: delivered serially, on the thread of the source that completes a tuple.
+    ///
+    /// ```swift
+    /// let c = ids.zip(names, prices, stock).sink { print($0) }   // (id₁, name₁, price₁, stock₁), …
+    /// ```
+    @inlinable
+    public func zip<B: Publisher, C: Publisher, D: Publisher>(
+        _ b: B, _ c: C, _ d: D
+    ) -> Publishers.Zip4<Self, B, C, D> where B.Failure == Failure, C.Failure == Failure, D.Failure == Failure {
+        Publishers.Zip4(self, b, c, d)
+    }
+
+    /// Like `zip(_:_:_:)`, passing each quadruple through `transform`.
+    ///
+    /// Same contract as `zip(_:_:_:)`; `transform` runs once per delivered quadruple, on the delivering
+    /// thread.
+    ///
+    /// ```swift
+    /// let products = ids.zip(names, prices, stock) { Product(id: $0, name: $1, price: $2, stock: $3) }
+    /// ```
+    @inlinable
+    public func zip<B: Publisher, C: Publisher, D: Publisher, T>(
+        _ b: B, _ c: C, _ d: D, _ transform: @escaping (Output, B.Output, C.Output, D.Output) -> T
+    ) -> Publishers.Map<Publishers.Zip4<Self, B, C, D>, T>
+    where B.Failure == Failure, C.Failure == Failure, D.Failure == Failure {
+        Publishers.Zip4(self, b, c, d).map(transform)
+    }
 }
 
 extension Publishers {
-    /// The publisher returned by `zip(_:)`.
+    /// The publisher returned by `zip(_:)`: the n-th values of two sources, paired.
+    ///
+    /// Its contract (buffering, demand, completion, cancellation, threading) is that of
+    /// ``Publisher/zip(_:)``.
+    ///
+    /// ```swift
+    /// let c = Publishers.Zip(a, b).sink { print($0) }
+    /// ```
     public struct Zip<A: Publisher, B: Publisher>: Publisher where A.Failure == B.Failure {
         /// A tuple of the n-th values of both sources.
         public typealias Output = (A.Output, B.Output)
@@ -84,7 +146,14 @@ extension Publishers {
         }
     }
 
-    /// The publisher returned by `zip(_:_:)`.
+    /// The publisher returned by `zip(_:_:)`: the n-th values of three sources, combined.
+    ///
+    /// Its contract (buffering, demand, completion, cancellation, threading) is that of
+    /// `zip(_:_:)`.
+    ///
+    /// ```swift
+    /// let cancellable = Publishers.Zip3(a, b, c).sink { print($0) }
+    /// ```
     public struct Zip3<A: Publisher, B: Publisher, C: Publisher>: Publisher
     where A.Failure == B.Failure, A.Failure == C.Failure {
         /// A tuple of the n-th values of the three sources.
@@ -118,7 +187,58 @@ extension Publishers {
             core.subscribe(c, index: 2) { $0.c.push($1) }
         }
     }
+
+    /// The publisher returned by `zip(_:_:_:)`: the n-th values of four sources, combined.
+    ///
+    /// Its contract (buffering, demand, completion, cancellation, threading) is that of
+    /// `zip(_:_:_:)`.
+    ///
+    /// ```swift
+    /// let cancellable = Publishers.Zip4(a, b, c, d).sink { print($0) }
+    /// ```
+    public struct Zip4<A: Publisher, B: Publisher, C: Publisher, D: Publisher>: Publisher
+    where A.Failure == B.Failure, A.Failure == C.Failure, A.Failure == D.Failure {
+        /// A tuple of the n-th values of the four sources.
+        public typealias Output = (A.Output, B.Output, C.Output, D.Output)
+        /// The shared failure type.
+        public typealias Failure = A.Failure
+
+        /// The first source.
+        public let a: A
+        /// The second source.
+        public let b: B
+        /// The third source.
+        public let c: C
+        /// The fourth source.
+        public let d: D
+
+        /// Zips `a`, `b`, `c` and `d`.
+        @inlinable
+        public init(_ a: A, _ b: B, _ c: C, _ d: D) {
+            self.a = a
+            self.b = b
+            self.c = c
+            self.d = d
+        }
+
+        /// Attaches `subscriber`, then subscribes to the sources in order.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
+            let core = ZipCore(
+                buffers: ZipQuadruple<A.Output, B.Output, C.Output, D.Output>(), count: 4, downstream: subscriber)
+            core.start()
+            core.subscribe(a, index: 0) { $0.a.push($1) }
+            core.subscribe(b, index: 1) { $0.b.push($1) }
+            core.subscribe(c, index: 2) { $0.c.push($1) }
+            core.subscribe(d, index: 3) { $0.d.push($1) }
+        }
+    }
 }
+
+// Equal when their sources are equal, as in Combine.
+extension Publishers.Zip: Equatable where A: Equatable, B: Equatable {}
+extension Publishers.Zip3: Equatable where A: Equatable, B: Equatable, C: Equatable {}
+extension Publishers.Zip4: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable {}
 
 /// A first-in first-out buffer that pops in O(1).
 @usableFromInline
@@ -206,6 +326,36 @@ struct ZipTriple<A, B, C>: ZipBuffers {
     mutating func popTuple() -> (A, B, C)? {
         guard !a.isEmpty, !b.isEmpty, !c.isEmpty else { return nil }
         return (a.pop(), b.pop(), c.pop())
+    }
+}
+
+@usableFromInline
+struct ZipQuadruple<A, B, C, D>: ZipBuffers {
+    @usableFromInline
+    var a = ZipQueue<A>()
+    @usableFromInline
+    var b = ZipQueue<B>()
+    @usableFromInline
+    var c = ZipQueue<C>()
+    @usableFromInline
+    var d = ZipQueue<D>()
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    func isEmpty(at index: Int) -> Bool {
+        switch index {
+        case 0: return a.isEmpty
+        case 1: return b.isEmpty
+        case 2: return c.isEmpty
+        default: return d.isEmpty
+        }
+    }
+    @inlinable
+    mutating func popTuple() -> (A, B, C, D)? {
+        guard !a.isEmpty, !b.isEmpty, !c.isEmpty, !d.isEmpty else { return nil }
+        return (a.pop(), b.pop(), c.pop(), d.pop())
     }
 }
 
