@@ -44,6 +44,39 @@ import Testing
         Case(name: "prefix(3)") { _ in values.prefix(3).eraseToAnyPublisher() },
         Case(name: "dropFirst(0)") { _ in values.dropFirst(0).eraseToAnyPublisher() },
         Case(name: "collect(1)") { _ in values.collect(1).map { $0[0] }.eraseToAnyPublisher() },
+        Case(name: "drop(while:)") { _ in values.drop { $0 < 1 }.eraseToAnyPublisher() },
+        Case(name: "tryDrop(while:)") { _ in
+            values.tryDrop { $0 < 1 }.mapError { _ in TestError.boom }.eraseToAnyPublisher()
+        },
+        Case(name: "prefix(while:)") { _ in values.prefix { $0 < 9 }.eraseToAnyPublisher() },
+        Case(name: "tryPrefix(while:)") { _ in
+            values.tryPrefix { $0 < 9 }.mapError { _ in TestError.boom }.eraseToAnyPublisher()
+        },
+        Case(name: "tryFilter") { _ in
+            values.tryFilter { _ in true }.mapError { _ in TestError.boom }.eraseToAnyPublisher()
+        },
+        Case(name: "tryCompactMap") { _ in
+            values.tryCompactMap { $0 }.mapError { _ in TestError.boom }.eraseToAnyPublisher()
+        },
+        Case(name: "tryScan") { _ in
+            values.tryScan(0) { $1 }.mapError { _ in TestError.boom }.eraseToAnyPublisher()
+        },
+        Case(name: "tryRemoveDuplicates") { _ in
+            values.tryRemoveDuplicates(by: ==).mapError { _ in TestError.boom }.eraseToAnyPublisher()
+        },
+        Case(name: "replaceNil") { _ in values.map { Optional($0) }.replaceNil(with: 0).eraseToAnyPublisher() },
+        Case(name: "replaceEmpty") { _ in values.replaceEmpty(with: 0).eraseToAnyPublisher() },
+        Case(name: "assertNoFailure") { _ in
+            values.assertNoFailure().setFailureType(to: TestError.self).eraseToAnyPublisher()
+        },
+        Case(name: "map(keyPath)") { _ in values.map(\.self).eraseToAnyPublisher() },
+        Case(name: "output(in:)") { _ in values.output(in: 0..<9).eraseToAnyPublisher() },
+        Case(name: "drop(untilOutputFrom:)") { _ in
+            values.drop(untilOutputFrom: Just(()).setFailureType(to: TestError.self)).eraseToAnyPublisher()
+        },
+        Case(name: "prefix(untilOutputFrom:)") { scheduler in
+            timed(scheduler).prefix(untilOutputFrom: Empty<Void, Never>()).eraseToAnyPublisher()
+        },
         Case(name: "append") { _ in [1, 2].publisher.setFailureType(to: TestError.self).append(3).eraseToAnyPublisher() },
         Case(name: "prepend") { _ in [2, 3].publisher.setFailureType(to: TestError.self).prepend(1).eraseToAnyPublisher() },
         Case(name: "catch") { _ in

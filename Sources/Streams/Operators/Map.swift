@@ -15,7 +15,7 @@ extension Publisher {
 }
 
 extension Publishers {
-    /// The publisher returned by ``Publisher/map(_:)``.
+    /// The publisher returned by ``Publisher/map(_:)->Publishers.Map<Self,T>``.
     public struct Map<Upstream: Publisher, Output>: Publisher {
         /// The upstream's failure type.
         public typealias Failure = Upstream.Failure

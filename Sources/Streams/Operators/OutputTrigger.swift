@@ -1,0 +1,68 @@
+/// The side of `drop(untilOutputFrom:)` and `prefix(untilOutputFrom:)` that watches the other publisher (the
+/// trigger): its subscription, its first value, its completion.
+@usableFromInline
+protocol TriggerReceiver: AnyObject {
+    /// The trigger's failure type.
+    associatedtype TriggerFailure: Error
+    /// The trigger's subscription arrived.
+    func triggerReceive(subscription: any Subscription)
+    /// The trigger published a value.
+    func triggerFired()
+    /// The trigger completed.
+    func triggerReceive(completion: Subscribers.Completion<TriggerFailure>)
+}
+
+/// The subscriber attached to the trigger publisher: forwards its events to the operator's inner object.
+@usableFromInline
+struct TriggerSubscriber<Input, Receiver: TriggerReceiver>: Subscriber, CustomStringConvertible {
+    @usableFromInline
+    typealias Failure = Receiver.TriggerFailure
+
+    @usableFromInline
+    let receiver: Receiver
+    @usableFromInline
+    let description: String
+
+    @inlinable
+    init(receiver: Receiver, name: String) {
+        self.receiver = receiver
+        self.description = name
+    }
+
+    @inlinable
+    func receive(subscription: any Subscription) { receiver.triggerReceive(subscription: subscription) }
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        receiver.triggerFired()
+        return .none
+    }
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) { receiver.triggerReceive(completion: completion) }
+}
+
+/// Where the trigger's subscription stands, kept under its operator's lock.
+@usableFromInline
+enum TriggerLink {
+    /// Not subscribed yet.
+    case waiting
+    /// Subscribed, asked for one value, none yet.
+    case subscribed(any Subscription)
+    /// Fired, completed, or no longer wanted: a subscription arriving now is cancelled.
+    case done
+
+    /// Ends the link, returning the subscription if it was live (for the caller to cancel or drop outside the
+    /// lock).
+    @inlinable
+    mutating func end() -> (any Subscription)? {
+        defer { self = .done }
+        if case .subscribed(let subscription) = self { return subscription }
+        return nil
+    }
+
+    /// Whether the subscription is live (subscribed and not fired).
+    @inlinable
+    var isLive: Bool {
+        if case .subscribed = self { return true }
+        return false
+    }
+}

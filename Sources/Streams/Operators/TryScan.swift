@@ -1,0 +1,67 @@
+extension Publisher {
+    /// Publishes each intermediate result of folding the values with the throwing `nextPartialResult`; a
+    /// thrown error fails the stream.
+    ///
+    /// - Demand: one result out per value in; demand passes straight through.
+    /// - Failure: the failure type becomes `any Error`. When `nextPartialResult` throws, the upstream is
+    ///   cancelled and the subscriber receives `.failure(error)` once; nothing follows. An upstream failure is
+    ///   forwarded as is.
+    /// - Threading: `nextPartialResult` runs on the upstream's thread, never under a lock. Each subscription
+    ///   folds from `initialResult` afresh.
+    /// - Cancellation: cancels upstream; nothing reaches the subscriber after it. Ending or cancelling
+    ///   releases `nextPartialResult` and the running result.
+    ///
+    /// ```swift
+    /// let c = [1, 2, 3].publisher.tryScan(0) { try add($0, $1) }.sink(receiveCompletion: { _ in }) { print($0) }
+    /// ```
+    @inlinable
+    public func tryScan<T>(_ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T)
+        -> Publishers.TryScan<Self, T>
+    {
+        Publishers.TryScan(upstream: self, initialResult: initialResult, nextPartialResult: nextPartialResult)
+    }
+}
+
+extension Publishers {
+    /// The publisher returned by ``Publisher/tryScan(_:_:)``.
+    public struct TryScan<Upstream: Publisher, Output>: Publisher {
+        /// Any error: the upstream's or one thrown by `nextPartialResult`.
+        public typealias Failure = any Error
+
+        /// The publisher whose values are folded.
+        public let upstream: Upstream
+        /// The value the fold starts from.
+        public let initialResult: Output
+        /// Combines the previous result with a new value; may throw.
+        public let nextPartialResult: (Output, Upstream.Output) throws -> Output
+
+        /// Creates the operator.
+        @inlinable
+        public init(
+            upstream: Upstream, initialResult: Output,
+            nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output
+        ) {
+            self.upstream = upstream
+            self.initialResult = initialResult
+            self.nextPartialResult = nextPartialResult
+        }
+
+        /// Attaches `subscriber`.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
+            let nextPartialResult = self.nextPartialResult
+            var result = initialResult  // the step's own state: touched only by the upstream's serial value calls
+            let inner = ValueStepInner<Upstream.Output, Upstream.Failure, S>(
+                downstream: subscriber, name: "TryScan",
+                erasingFailure: { value in
+                    do {
+                        result = try nextPartialResult(result, value)
+                    } catch {
+                        return .fail(error)
+                    }
+                    return .publish(result)
+                })
+            upstream.receive(subscriber: inner)
+        }
+    }
+}

@@ -1,0 +1,156 @@
+/// What a one-in, at-most-one-out operator does with one upstream value (the outcome of its step).
+@usableFromInline
+enum ValueStep<Output, Failure: Error> {
+    /// Publish this value downstream; the downstream's answer is returned upstream.
+    case publish(Output)
+    /// Publish nothing and ask upstream for one more value in its place (`.max(1)`).
+    case drop
+    /// End the stream: cancel upstream, then send `.finished` (`prefix(while:)`, `output(in:)` past its range).
+    case finish
+    /// End the stream: cancel upstream, then fail with this error (a `try` operator's closure threw).
+    case fail(Failure)
+}
+
+/// The subscriber and subscription of the operators that look at each value once and publish it, a value
+/// made from it, or nothing, or end the stream: `drop(while:)`, `tryDrop(while:)`, `prefix(while:)`,
+/// `tryPrefix(while:)`, `tryFilter`, `tryCompactMap`, `tryScan`, `tryRemoveDuplicates(by:)`, `output(at:)` and
+/// `output(in:)`. One place for their contract:
+///
+/// - demand passes straight through (the subscription is this object; the upstream's is held by `link`);
+///   a value the step drops asks upstream for one more in its place (`.max(1)`, as Combine's filters do);
+/// - `step` runs on the upstream's thread, never under the lock, and only from `receive(_:)`, which the
+///   upstream calls serially: a step may keep state of its own (a count, the previous value, the running
+///   result) in the variables its closure captures, made afresh for each subscription;
+/// - a step that ends the stream (``ValueStep/finish``, ``ValueStep/fail(_:)``) cancels upstream first, then
+///   sends the completion once; an upstream failure is forwarded through `forwardedFailure` (the identity,
+///   or the erasure to `any Error` of the `try` operators);
+/// - nothing reaches the downstream after it cancels; cancelling, completing or failing releases the step
+///   closure (outside the lock) and the downstream.
+@usableFromInline
+final class ValueStepInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription,
+    CustomStringConvertible, @unchecked Sendable
+{
+    @usableFromInline
+    typealias Failure = UpstreamFailure
+    /// Decides what to do with one value.
+    @usableFromInline
+    typealias Step = (Input) -> ValueStep<Downstream.Input, Downstream.Failure>
+
+    @usableFromInline
+    let link = UpstreamLink()
+    /// Guards `downstream` and `step` (`@exclusivity(unchecked)`: every access is under it, or in `init`).
+    @usableFromInline
+    let lock = Lock()
+    /// Until the stream ends or the downstream cancels. Guarded by `lock`.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var downstream: Downstream?
+    /// The operator's decision per value, until the stream ends. Guarded by `lock`: read under it, called
+    /// only by the one upstream call in flight, outside it.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var step: Step?
+    /// Turns an upstream failure into the downstream's: the identity, or the erasure to `any Error` of the
+    /// `try` operators (a closure that captures nothing).
+    @usableFromInline
+    let forwardedFailure: (UpstreamFailure) -> Downstream.Failure
+    @usableFromInline
+    let description: String
+
+    @inlinable
+    init(
+        downstream: Downstream, name: String, forwardedFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
+        step: @escaping Step
+    ) {
+        self.downstream = downstream
+        self.step = step
+        self.forwardedFailure = forwardedFailure
+        self.description = name
+    }
+
+    /// The inner of an operator with its upstream's failure type.
+    @inlinable
+    convenience init(downstream: Downstream, name: String, step: @escaping Step)
+    where UpstreamFailure == Downstream.Failure {
+        self.init(downstream: downstream, name: name, forwardedFailure: { $0 }, step: step)
+    }
+
+    /// The inner of a `try` operator: its failure type is `any Error`, the upstream's failure is erased to it,
+    /// and `step` returns ``ValueStep/fail(_:)`` with what its closure threw.
+    @inlinable
+    convenience init(downstream: Downstream, name: String, erasingFailure step: @escaping Step)
+    where Downstream.Failure == any Error {
+        self.init(downstream: downstream, name: name, forwardedFailure: { $0 }, step: step)
+    }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        guard link.attach(subscription) else { return }
+        lock.lock()
+        let downstream = self.downstream
+        lock.unlock()
+        downstream?.receive(subscription: self)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        lock.lock()
+        guard let downstream, let step else {
+            lock.unlock()
+            return .none
+        }
+        lock.unlock()
+        switch step(input) {
+        case .publish(let output):
+            return downstream.receive(output)
+        case .drop:
+            return .max(1)
+        case .finish:
+            end(.finished)
+        case .fail(let error):
+            end(.failure(error))
+        }
+        return .none
+    }
+
+    /// The step ended the stream: upstream is cancelled before the downstream hears of it (as in Combine).
+    @inlinable
+    func end(_ completion: Subscribers.Completion<Downstream.Failure>) {
+        guard link.finishAndCancel() else { return }
+        release()?.receive(completion: completion)
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        guard link.finish() else { return }
+        switch completion {
+        case .finished:
+            release()?.receive(completion: .finished)
+        case .failure(let error):
+            release()?.receive(completion: .failure(forwardedFailure(error)))
+        }
+    }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) { link.request(demand) }
+
+    @inlinable
+    func cancel() {
+        link.cancel()
+        _ = release()
+    }
+
+    /// Takes the downstream out (once) and drops the step closure, destroying it outside the lock; returns
+    /// `nil` if already released.
+    @inlinable
+    func release() -> Downstream? {
+        lock.lock()
+        let released = downstream
+        downstream = nil
+        let closure = step
+        step = nil
+        lock.unlock()
+        _ = closure  // destroyed here, outside the lock
+        return released
+    }
+}

@@ -1,0 +1,84 @@
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite struct TryScanTests {
+    typealias Sub = HandWrittenSubscriber<Int, any Error>
+
+    @Test func tryScanPublishesEachRunningResult() {
+        let recorder = [1, 2, 3].publisher.tryScan(0, +).record()
+        #expect(recorder.values == [1, 3, 6])
+        #expect(recorder.isFinished)
+    }
+
+    @Test func eachSubscriptionFoldsFromTheInitialResult() {
+        let subject = PassthroughSubject<Int, Never>()
+        let scanned = subject.tryScan(100, +)
+        let first = scanned.record()
+        subject.send(1)
+        let second = scanned.record()
+        subject.send(2)
+        #expect(first.values == [101, 103])
+        #expect(second.values == [102])
+    }
+
+    @Test func demandPassesStraightThrough() {
+        let probe = SimpleProbe<Int, Never>()
+        let subscriber = Sub(initial: .max(1), perValue: .max(2))
+        probe.tryScan(0, +).subscribe(subscriber)
+        #expect(probe.requests == [.max(1)])
+        #expect(probe.send(1) == .max(2))
+        subscriber.request(.max(4))
+        #expect(probe.requests == [.max(1), .max(4)])
+    }
+
+    @Test func theSubscriberGetsExactlyWhatItAskedFor() {
+        let subscriber = Sub(initial: .max(1))
+        (1...9).publisher.tryScan(0, +).subscribe(subscriber)
+        #expect(subscriber.events == [.subscription, .value(1)])
+        subscriber.request(.max(2))
+        #expect(subscriber.events == [.subscription, .value(1), .value(3), .value(6)])
+    }
+
+    @Test func throwingCancelsUpstreamAndFailsOnce() {
+        let probe = SimpleProbe<Int, Never>()
+        let recorder = probe.tryScan(0) { sum, value -> Int in
+            if value == 2 { throw ProbeError.boom }
+            return sum + value
+        }.record()
+        probe.send(1)
+        probe.send(2)
+        #expect(probe.cancelCount == 1)
+        probe.send(3)
+        probe.send(completion: .finished)
+        #expect(recorder.events == [.value(1, at: .zero), .failure(ProbeError.boom, at: .zero)])
+    }
+
+    @Test func upstreamFailureIsForwardedAsAnyError() {
+        let subject = PassthroughSubject<Int, ProbeError>()
+        let recorder = subject.tryScan(0, +).record()
+        subject.send(1)
+        subject.send(completion: .failure(.other))
+        #expect(recorder.values == [1])
+        #expect(recorder.failure.map { errorsMatch($0, ProbeError.other) } == true)
+    }
+
+    @Test func nothingArrivesAfterCancelAndTheClosureIsReleased() {
+        let probe = SimpleProbe<Int, Never>()
+        weak var weakToken: LifetimeToken?
+        let recorder: TestRecorder<Int, any Error>
+        do {
+            let token = LifetimeToken()
+            weakToken = token
+            recorder = probe.tryScan(0) { sum, value in withExtendedLifetime(token) { sum + value } }.record()
+        }
+        probe.send(1)
+        recorder.cancel()
+        #expect(weakToken == nil)
+        #expect(probe.cancelCount == 1)
+        probe.send(2)
+        probe.send(completion: .finished)
+        #expect(recorder.values == [1])
+        #expect(recorder.completion == nil)
+    }
+}
