@@ -135,9 +135,9 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
     var entry: BroadcastEntry {
         BroadcastEntry { [self] operation, payload in
             switch operation {
-            case .value: offer(payload.unsafelyUnwrapped.assumingMemoryBound(to: Output.self).pointee)
+            case .value: offer(BroadcastEntry.load(payload, as: Output.self))
             case .finish:
-                finish(payload.unsafelyUnwrapped.assumingMemoryBound(to: Subscribers.Completion<Failure>.self).pointee)
+                finish(BroadcastEntry.load(payload, as: Subscribers.Completion<Failure>.self))
             case .identify: BroadcastEntry.identify(self, to: payload)
             case .latest, .detach: break  // no kept value; a cancel released everything already
             }

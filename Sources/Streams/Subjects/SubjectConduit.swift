@@ -50,6 +50,18 @@ struct BroadcastEntry {
         return bits == UInt(bitPattern: conduit)
     }
 
+    /// The value of type `T` that `payload` points to. A value of a zero-sized type (`Void`, `Completion<Never>`
+    /// once finished) may sit at address 0, which the optional pointer reads as `nil`: then any address serves,
+    /// since loading a zero-sized value reads no memory.
+    @inlinable
+    static func load<T>(_ payload: UnsafeRawPointer?, as type: T.Type) -> T {
+        guard let payload else {
+            return UnsafeRawPointer(bitPattern: MemoryLayout<T>.alignment).unsafelyUnwrapped
+                .assumingMemoryBound(to: T.self).pointee
+        }
+        return payload.assumingMemoryBound(to: T.self).pointee
+    }
+
     /// Answers ``BroadcastOp/identify`` for `conduit`: writes its identity to `payload`.
     @inlinable
     static func identify(_ conduit: AnyObject, to payload: UnsafeRawPointer?) {
@@ -163,10 +175,9 @@ where
     var entry: BroadcastEntry {
         BroadcastEntry { [self] operation, payload in
             switch operation {
-            case .value: deliver(payload.unsafelyUnwrapped.assumingMemoryBound(to: Output.self).pointee)
+            case .value: deliver(BroadcastEntry.load(payload, as: Output.self))
             case .latest: deliverLatest()
-            case .finish:
-                finish(payload.unsafelyUnwrapped.assumingMemoryBound(to: Subscribers.Completion<Failure>.self).pointee)
+            case .finish: finish(BroadcastEntry.load(payload, as: Subscribers.Completion<Failure>.self))
             case .detach: detach()
             case .identify: BroadcastEntry.identify(self, to: payload)
             }
