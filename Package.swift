@@ -36,6 +36,11 @@ let package = Package(
     .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTesting"]),
     .testTarget(name: "StreamsTestingTests", dependencies: ["Streams", "StreamsTesting"]),
     .testTarget(
+      name: "CombineVocabularyTests", dependencies: ["Streams", "StreamsFoundation"]),
+    .testTarget(
+      name: "CombineVocabularySwift5Tests", dependencies: ["Streams", "StreamsFoundation"],
+      swiftSettings: [.swiftLanguageMode(.v5)]),
+    .testTarget(
       name: "StreamsFoundationTests", dependencies: ["StreamsFoundation", "Streams", "StreamsTesting", "LoopbackHTTPServer"]),
     .testTarget(
       name: "NetworkingTests", dependencies: ["Networking", "Streams", "StreamsTesting", "LoopbackHTTPServer"]),
