@@ -6,7 +6,7 @@ extension Publisher {
     ///   once by `.finished` (unless the subscriber cancelled while receiving the array). An empty
     ///   upstream publishes `[]`.
     /// - Failure: forwarded at once; the collected values are dropped.
-    /// - Memory: unbounded; use ``collect(_:)`` for a bounded buffer.
+    /// - Memory: unbounded; use ``collect(_:)-(Int)`` for a bounded buffer.
     ///
     /// ```swift
     /// let c = (1...3).publisher.collect().sink { print($0) }   // [1, 2, 3]
@@ -61,7 +61,7 @@ extension Publishers {
         }
     }
 
-    /// The publisher returned by ``Publisher/collect(_:)``.
+    /// The publisher returned by ``Publisher/collect(_:)-(Int)``.
     public struct CollectByCount<Upstream: Publisher>: Publisher {
         /// An array of up to `count` upstream values.
         public typealias Output = [Upstream.Output]
