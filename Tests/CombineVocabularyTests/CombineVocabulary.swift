@@ -137,6 +137,10 @@ final class Model: ObservableObject {
         _ = subject.timeout(1, scheduler: queue).sink { _ in }
         _ = subject.receive(on: queue).subscribe(on: queue).sink { _ in }
         _ = subject.receive(on: RunLoop.main).sink { _ in }
+        _ = subject.collect(.byTime(queue, .seconds(1))).sink { _ in }
+        _ = subject.collect(.byTimeOrCount(queue, 0.5, 10)).sink { _ in }
+        _ = subject.buffer(size: 10, prefetch: .keepFull, whenFull: .dropOldest).sink { _ in }
+        _ = subject.measureInterval(using: queue).sink { _ in }
         _ = subject.print("probe", to: nil).breakpoint().breakpointOnError().sink { _ in }
 
         let shared = subject.share()
