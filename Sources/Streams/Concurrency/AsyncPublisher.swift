@@ -6,6 +6,11 @@ extension Publisher where Failure == Never {
     ///   exactly as a subscriber with no demand would.
     /// - Cancellation: cancelling the consuming task cancels the subscription and ends the loop; so does
     ///   leaving the loop early (`break`, `return`): the iterator cancels when it is dropped.
+    /// - Isolation: the subscription is made synchronously when iteration starts (`makeAsyncIterator()`), in
+    ///   the iterating task's isolation. Afterwards the publisher sends on whatever thread it sends on
+    ///   (possibly inside the `request` that `next()` makes); each value is handed to the task suspended in
+    ///   `next()`, and the loop body runs in the isolation of the task that iterates (in a `@MainActor`
+    ///   function, on the main actor). See <doc:Concurrency>.
     ///
     /// ```swift
     /// for await value in [1, 2, 3].publisher.values { print(value) }
@@ -17,8 +22,9 @@ extension Publisher {
     /// The values of this publisher as a throwing `AsyncSequence`: a failure is thrown by `next()`
     /// (once; later calls return `nil`).
     ///
-    /// Same demand and cancellation contract as the non-throwing `values`: leaving the
-    /// loop early (`break`, `return`, a thrown error) or cancelling the task cancels the subscription.
+    /// Same demand, cancellation and isolation contract as the non-throwing `values`: one value requested per
+    /// `next()`; leaving the loop early (`break`, `return`, a thrown error) or cancelling the task cancels the
+    /// subscription; the loop body runs in the isolation of the iterating task. See <doc:Concurrency>.
     ///
     /// ```swift
     /// for try await product in client.products().values { print(product) }
@@ -27,6 +33,14 @@ extension Publisher {
 }
 
 /// A publisher that cannot fail, seen as an `AsyncSequence` (see `values`).
+///
+/// Each iterator subscribes once, when it is made, and requests one value per `next()`; the loop body runs in
+/// the iterating task's isolation. The opposite bridge, an `AsyncSequence` as a publisher, is
+/// ``AsyncSequencePublisher``.
+///
+/// ```swift
+/// for await count in counts.values { print(count) }
+/// ```
 public struct AsyncPublisher<Upstream: Publisher>: AsyncSequence where Upstream.Failure == Never {
     /// The publisher's output.
     public typealias Element = Upstream.Output
@@ -70,6 +84,12 @@ public struct AsyncPublisher<Upstream: Publisher>: AsyncSequence where Upstream.
 }
 
 /// A publisher that can fail, seen as a throwing `AsyncSequence` (see `values`).
+///
+/// The same contract as ``AsyncPublisher``; the publisher's failure is thrown by `next()`.
+///
+/// ```swift
+/// for try await product in client.products().values { print(product) }
+/// ```
 public struct AsyncThrowingPublisher<Upstream: Publisher>: AsyncSequence {
     /// The publisher's output.
     public typealias Element = Upstream.Output

@@ -75,7 +75,14 @@ extension Future where Failure == any Error {
     /// Creates a future that runs `operation` in a new `Task` at once and publishes its value or the
     /// error it throws.
     ///
-    /// The task is not cancelled when subscribers cancel: the result is kept for later subscribers.
+    /// - Isolation: the task is unstructured and not isolated to any actor (it is started from this
+    ///   non-isolated initialiser), so `operation` runs on the global concurrent executor unless it is
+    ///   isolated itself (`Future { @MainActor in … }` runs on the main actor). Subscribers receive the result
+    ///   from that task, on the thread that runs it, or at once on their own thread if it is already known.
+    /// - Cancellation: the task is not cancelled when subscribers cancel: the result is kept for later
+    ///   subscribers.
+    ///
+    /// See <doc:Concurrency>.
     ///
     /// ```swift
     /// let profile = Future { try await client.profile() }
@@ -97,7 +104,11 @@ extension Future where Failure == any Error {
 extension Future where Failure == Never {
     /// Creates a future that runs `operation` in a new `Task` at once and publishes its value.
     ///
-    /// The task is not cancelled when subscribers cancel: the result is kept for later subscribers.
+    /// - Isolation: as for the throwing form, `operation` runs in an unstructured, non-isolated task (on the
+    ///   global concurrent executor unless it is itself isolated, e.g. `@MainActor in`), and subscribers receive
+    ///   the value from that task.
+    /// - Cancellation: the task is not cancelled when subscribers cancel: the result is kept for later
+    ///   subscribers.
     ///
     /// ```swift
     /// let total = Future { await cart.total() }
@@ -116,6 +127,10 @@ extension Future where Output: Sendable {
     /// Waits for the promise, also when the calling task is cancelled (the future keeps running for its
     /// other subscribers); a fulfilled future answers at once.
     ///
+    /// - Isolation: the getter is non-isolated; it subscribes, requests one value and suspends until the
+    ///   promise is called, on whatever thread calls it. The awaiting code resumes in its own isolation (after
+    ///   `await future.value` in a `@MainActor` function, on the main actor). See <doc:Concurrency>.
+    ///
     /// ```swift
     /// let user = try await Future { try await api.user() }.value
     /// ```
@@ -130,6 +145,9 @@ extension Future where Output: Sendable {
 
 extension Future where Failure == Never, Output: Sendable {
     /// The future's value, once it is fulfilled — Combine's `Future.value` for a future that cannot fail.
+    ///
+    /// The same contract as the throwing form: waits for the promise even if the calling task is cancelled,
+    /// and resumes the awaiting code in its own isolation.
     ///
     /// ```swift
     /// let total = await Future { await cart.total() }.value
