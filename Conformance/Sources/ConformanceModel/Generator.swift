@@ -67,44 +67,98 @@ public struct PipelineGenerator {
 
     mutating func stage() -> Stage {
         // Stages without an OpenCombine counterpart (checked on Streams alone) are drawn less often, so
-        // most cases stay differential.
-        switch random.chance(8) ? random.int(30...34) : random.int(0...29) {
-        case 0: .map(random.int(1...9))
-        case 1: .tryMap(failOnMultipleOf: random.int(2...7))
-        case 2: .filter(keepMultipleOf: random.int(1...3))
-        case 3: .compactMap(nilOnMultipleOf: random.int(2...4))
-        case 4: .mapError
-        case 5: .removeDuplicates
-        case 6: .scan
-        case 7: .reduce
-        case 8: .collect
-        case 9: .collectCount(random.int(1...3))
-        case 10: .prefix(random.int(0...3))
-        case 11: .first
-        case 12: .firstWhere(greaterThan: random.int(0...6))
-        case 13: .dropFirst(random.int(0...3))
-        case 14: .handleEvents
-        case 15: .catchJust(random.int(0...9))
-        case 16: .replaceError(random.int(0...9))
-        case 17: .retry(random.int(0...2))
-        case 18: .share
-        case 19: .flatMap(maxPublishers: random.chance(50) ? random.int(1...2) : nil, inner())
-        case 20: .switchToLatest(inner())
-        case 21: .handleEvents
-        case 22: .prepend(values())
-        case 23: .append(values())
-        case 24: .debounce(random.int(1...4))
-        case 25: .throttle(random.int(1...4), latest: random.chance(50))
-        case 26: .delay(random.int(1...4))
-        case 27: .timeout(random.int(2...8))
-        case 28: .receiveOn
-        case 29: .subscribeOn
-        case 30: .zip(source(depth: 1))
-        case 31: .merge(source(depth: 1))
-        case 32: .combineLatest(source(depth: 1))
-        case 33: .shareReplay(random.int(1...2))
-        default: .retryBackoff(random.int(0...2), delay: random.int(1...3))
+        // most cases stay differential; the reducing, filtering, replacing and positional operators
+        // (`count()` … `ignoreOutput()`) one time in five, so the older stages are still most of a pipeline.
+        let roll = random.int(0...99)
+        if roll < 8 { return streamsOnlyStage() }
+        if roll < 28 { return reducingOrFilteringStage() }
+        switch random.int(0...29) {
+        case 0: return .map(random.int(1...9))
+        case 1: return .tryMap(failOnMultipleOf: random.int(2...7))
+        case 2: return .filter(keepMultipleOf: random.int(1...3))
+        case 3: return .compactMap(nilOnMultipleOf: random.int(2...4))
+        case 4: return .mapError
+        case 5: return .removeDuplicates
+        case 6: return .scan
+        case 7: return .reduce
+        case 8: return .collect
+        case 9: return .collectCount(random.int(1...3))
+        case 10: return .prefix(random.int(0...3))
+        case 11: return .first
+        case 12: return .firstWhere(greaterThan: random.int(0...6))
+        case 13: return .dropFirst(random.int(0...3))
+        case 14: return .handleEvents
+        case 15: return .catchJust(random.int(0...9))
+        case 16: return .replaceError(random.int(0...9))
+        case 17: return .retry(random.int(0...2))
+        case 18: return .share
+        case 19: return .flatMap(maxPublishers: random.chance(50) ? random.int(1...2) : nil, inner())
+        case 20: return .switchToLatest(inner())
+        case 21: return .handleEvents
+        case 22: return .prepend(values())
+        case 23: return .append(values())
+        case 24: return .debounce(random.int(1...4))
+        case 25: return .throttle(random.int(1...4), latest: random.chance(50))
+        case 26: return .delay(random.int(1...4))
+        case 27: return .timeout(random.int(2...8))
+        case 28: return .receiveOn
+        default: return .subscribeOn
         }
+    }
+
+    /// A stage OpenCombine 0.14 lacks (or crashes on): checked on Streams alone.
+    mutating func streamsOnlyStage() -> Stage {
+        switch random.int(0...7) {
+        case 0: .zip(source(depth: 1))
+        case 1: .merge(source(depth: 1))
+        case 2: .combineLatest(source(depth: 1))
+        case 3: .shareReplay(random.int(1...2))
+        case 4: .retryBackoff(random.int(0...2), delay: random.int(1...3))
+        case 5: .zip3(source(depth: 1), source(depth: 1))
+        case 6: .merge3(source(depth: 1), source(depth: 1))
+        default: .combineLatest3(source(depth: 1), source(depth: 1))
+        }
+    }
+
+    /// A reducing, filtering, replacing or positional stage (both libraries have them).
+    mutating func reducingOrFilteringStage() -> Stage {
+        switch random.int(0...27) {
+        case 0: .count
+        case 1: .min(byGreater: random.chance(30))
+        case 2: .max(byGreater: random.chance(30))
+        case 3: .contains(random.int(0...9))
+        case 4: .containsWhere(greaterThan: random.int(0...8))
+        case 5: .allSatisfy(lessThan: random.int(1...9))
+        case 6: .last
+        case 7: .lastWhere(greaterThan: random.int(0...6))
+        case 8: .tryFirst(greaterThan: random.int(0...6), failOnMultipleOf: random.int(2...7))
+        case 9: .tryLast(greaterThan: random.int(0...6), failOnMultipleOf: random.int(2...7))
+        case 10: .tryContains(greaterThan: random.int(0...8), failOnMultipleOf: random.int(2...7))
+        case 11: .tryAllSatisfy(lessThan: random.int(1...9), failOnMultipleOf: random.int(2...7))
+        case 12: .tryMin(failOnMultipleOf: random.int(2...7))
+        case 13: .tryReduce(failOnMultipleOf: random.int(2...7))
+        case 14: .dropWhile(lessThan: random.int(1...8))
+        case 15: .prefixWhile(lessThan: random.int(1...9))
+        case 16: .tryDropWhile(lessThan: random.int(1...8), failOnMultipleOf: random.int(2...7))
+        case 17: .tryPrefixWhile(lessThan: random.int(1...9), failOnMultipleOf: random.int(2...7))
+        case 18: .tryFilter(keepMultipleOf: random.int(1...3), failOnMultipleOf: random.int(2...7))
+        case 19: .tryCompactMap(nilOnMultipleOf: random.int(2...4), failOnMultipleOf: random.int(2...7))
+        case 20: .tryScan(failOnMultipleOf: random.int(2...7))
+        case 21: .tryRemoveDuplicates(failOnMultipleOf: random.int(2...7))
+        case 22: .replaceEmpty(random.int(0...9))
+        case 23: .outputAt(random.int(0...3))
+        case 24: outputIn()
+        case 25: .dropUntilOutput(source(depth: 1))
+        case 26: .prefixUntilOutput(source(depth: 1))
+        default: .ignoreOutput
+        }
+    }
+
+    /// `output(in:)` over a closed range of one to three indices or a half-open one of none to three.
+    mutating func outputIn() -> Stage {
+        let lower = random.int(0...2)
+        let closed = random.chance(50)
+        return .outputIn(lower, lower + random.int(closed ? 0...2 : 0...3), closed: closed)
     }
 
     mutating func subscriber() -> SubscriberScript {

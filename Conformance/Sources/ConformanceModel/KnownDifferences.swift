@@ -30,6 +30,40 @@ public struct KnownDifference: Sendable {
             guard script.cancelOnSubscription || script.cancelOnValue != nil || script.cancelAt != nil else { return false }
             return withoutLateCompletions(openCombine) == streams
         },
+        // Before `opencombine-breaks-the-contract`: a value beyond demand from `replaceEmpty` is Combine's own
+        // behaviour (it asks `.unlimited`), the difference the root README lists.
+        KnownDifference(
+            tag: "replaceEmpty-passes-demand-through",
+            reason: "replaceEmpty passes the subscriber's demand upstream; Combine asks .unlimited, so it sends values nobody asked for"
+        ) { pipeline, streams, openCombine in
+            guard pipeline.stages.contains(where: { if case .replaceEmpty = $0 { true } else { false } }),
+                let first = openCombine.firstIndex(where: isViolation),
+                openCombine[first].hasSuffix(" ! value beyond demand"), streams.starts(with: openCombine[..<first])
+            else { return false }
+            // From there Streams delivers (later, on demand, or never) only values OpenCombine pushed, and ends
+            // the same way if it ends.
+            let ours = Array(streams[first...])
+            let theirs = openCombine[first...].filter { !isViolation($0) }
+            guard isSubsequence(values(ours), of: values(theirs)) else { return false }
+            guard let end = completion(ours) else { return true }
+            return end == completion(theirs)
+        },
+        // Before `opencombine-breaks-the-contract`: OpenCombine's `.finished` before the subscription is what the
+        // root README lists as the reason for Streams' order.
+        KnownDifference(
+            tag: "prefixUntilOutput-subscribes-downstream-first",
+            reason: "prefix(untilOutputFrom:) hands its subscription down before subscribing anything, so .finished never precedes the subscription; OpenCombine subscribes the trigger first and finishes before any subscription when it fires at once"
+        ) { pipeline, streams, openCombine in
+            guard pipeline.stages.contains(where: { if case .prefixUntilOutput = $0 { true } else { false } }),
+                let early = openCombine.first, early.hasSuffix(" ! completion before the subscription"),
+                let subscription = streams.first, subscription.hasSuffix(" subscription"),
+                tick(of: early) == tick(of: subscription)
+            else { return false }
+            // The same events once Streams' subscription and OpenCombine's early-completion note (and any
+            // subscription it hands out after the completion, with its note) are set aside.
+            let theirs = openCombine.dropFirst().filter { !$0.hasSuffix(" subscription") && !isViolation($0) }
+            return Array(streams.dropFirst()) == theirs
+        },
         KnownDifference(
             tag: "opencombine-breaks-the-contract",
             reason: "OpenCombine sends an event after a cancel, after the completion or beyond demand; Streams stops where the contract says"
@@ -87,6 +121,34 @@ public struct KnownDifference: Sendable {
             else { return false }
             return isSubsequence(values(openCombine), of: values(streams))
                 && streams.last(where: { !$0.contains(" value ") }) == openCombine.last(where: { !$0.contains(" value ") })
+        },
+        // After the other deliberate differences (a debounce's flushed value explains more precisely what it
+        // applies to) but before flatMap's: a bounded flatMap after replaceEmpty gets values it did not ask for.
+        KnownDifference(
+            tag: "replaceEmpty-pushes-unasked-values-into-a-later-stage",
+            reason: "replaceEmpty passes demand through; Combine asks .unlimited, so the stage after it gets values it did not ask for (a bounded flatMap starts their inners at once, append drops them)"
+        ) { pipeline, streams, openCombine in
+            guard let index = pipeline.stages.firstIndex(where: { if case .replaceEmpty = $0 { true } else { false } })
+            else { return false }
+            // A stage after it gets those values instead of the subscriber. A `flatMap(maxPublishers: .max(n))`
+            // starts their inners at once, so OpenCombine's events come earlier: Streams delivers the same ones,
+            // in order, no earlier. A stage that drops what it was not asked for (`append` before the
+            // subscriber's demand has arrived through `subscribe(on:)`) loses them: Streams delivers every value
+            // OpenCombine does, and more, and ends the same way.
+            guard index + 1 < pipeline.stages.count, !openCombine.contains(where: isViolation) else { return false }
+            let bounded = pipeline.stages[(index + 1)...].contains { stage in
+                if case .flatMap(.some, _) = stage { true } else { false }
+            }
+            let ours = streams.filter { !$0.hasSuffix(" subscription") }
+            let theirs = openCombine.filter { !$0.hasSuffix(" subscription") }
+            if bounded {
+                return ours != theirs && ours.count == theirs.count
+                    && zip(ours, theirs).allSatisfy {
+                        $0.drop { $0 != " " } == $1.drop { $0 != " " } && tick(of: $0) >= tick(of: $1)
+                    }
+            }
+            return values(ours).count > values(theirs).count && isSubsequence(values(theirs), of: values(ours))
+                && completion(ours) == completion(theirs)
         },
         KnownDifference(
             tag: "flatMap-widens-inners-in-order",
@@ -181,6 +243,11 @@ func sortedWithinTicks(_ log: [String]) -> [String] {
         if line.contains(" value ") { run.append(line) } else { result.append(line) }
     }
     return result + run.sorted()
+}
+
+/// The log's completion without its tick (`finished`, `failure boom(1)`), if it has one.
+func completion(_ log: [String]) -> String? {
+    log.last { $0.hasSuffix(" finished") || $0.contains(" failure ") }.map { String($0.drop { $0 != " " }) }
 }
 
 func values(_ log: [String]) -> [String] {

@@ -162,11 +162,15 @@ public enum Inner: Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-/// One operator stage (every output stays an `Int`).
+/// One operator stage (every output stays an `Int`: a `Bool` result becomes 1 or 0, `ignoreOutput()`'s `Never`
+/// is mapped to `Int` by a closure that never runs).
+///
+/// The `try` stages throw `boom(v)` on a value `v` that is a multiple of their divisor (as `tryMap` does), and
+/// their `any Error` is mapped back to ``TestFailure``.
 ///
 /// Some stages have no working counterpart in OpenCombine 0.14 (``hasReference`` is `false`): `merge` and
-/// `combineLatest` do not exist there, `share(replay:)` and the back-off `retry` are Streams' own, and
-/// OpenCombine's `zip` crashes (an
+/// `combineLatest` (with one other or two) do not exist there, `share(replay:)` and the back-off `retry` are
+/// Streams' own, and OpenCombine's `zip` crashes (an
 /// unowned reference to its freed subscription) when a source delivers after the zip has ended. A pipeline
 /// with such a stage is checked on Streams alone, against the contract (see `Probe`).
 public indirect enum Stage: Equatable, Sendable, CustomStringConvertible {
@@ -204,11 +208,50 @@ public indirect enum Stage: Equatable, Sendable, CustomStringConvertible {
     case timeout(Int)
     case receiveOn
     case subscribeOn
+    // Reducing to one value, filtering, replacing and picking by position (the `try` forms throw on a
+    // multiple of `failOnMultipleOf`).
+    case count
+    /// `min()`, or `min(by: >)` (the largest).
+    case min(byGreater: Bool)
+    /// `max()`, or `max(by: >)` (the smallest).
+    case max(byGreater: Bool)
+    case contains(Int)
+    case containsWhere(greaterThan: Int)
+    case allSatisfy(lessThan: Int)
+    case last
+    case lastWhere(greaterThan: Int)
+    case tryFirst(greaterThan: Int, failOnMultipleOf: Int)
+    case tryLast(greaterThan: Int, failOnMultipleOf: Int)
+    case tryContains(greaterThan: Int, failOnMultipleOf: Int)
+    case tryAllSatisfy(lessThan: Int, failOnMultipleOf: Int)
+    /// `tryMin(by: <)`, throwing on the new value (its first argument, in both libraries).
+    case tryMin(failOnMultipleOf: Int)
+    case tryReduce(failOnMultipleOf: Int)
+    case dropWhile(lessThan: Int)
+    case prefixWhile(lessThan: Int)
+    case tryDropWhile(lessThan: Int, failOnMultipleOf: Int)
+    case tryPrefixWhile(lessThan: Int, failOnMultipleOf: Int)
+    case tryFilter(keepMultipleOf: Int, failOnMultipleOf: Int)
+    case tryCompactMap(nilOnMultipleOf: Int, failOnMultipleOf: Int)
+    case tryScan(failOnMultipleOf: Int)
+    /// `tryRemoveDuplicates(by: ==)`, throwing on the new value (its second argument, in both libraries).
+    case tryRemoveDuplicates(failOnMultipleOf: Int)
+    case replaceEmpty(Int)
+    case outputAt(Int)
+    /// `output(in: lower...upper)`, or `lower..<upper` when not `closed`.
+    case outputIn(Int, Int, closed: Bool)
+    case dropUntilOutput(Source)
+    case prefixUntilOutput(Source)
+    /// `ignoreOutput()`, its `Never` mapped to `Int`.
+    case ignoreOutput
+    case zip3(Source, Source)
+    case merge3(Source, Source)
+    case combineLatest3(Source, Source)
 
     /// Whether OpenCombine 0.14 has a working counterpart to compare with.
     public var hasReference: Bool {
         switch self {
-        case .zip, .merge, .combineLatest, .shareReplay, .retryBackoff: false
+        case .zip, .merge, .combineLatest, .shareReplay, .retryBackoff, .zip3, .merge3, .combineLatest3: false
         default: true
         }
     }
@@ -218,7 +261,10 @@ public indirect enum Stage: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .debounce(let ticks), .throttle(let ticks, _), .delay(let ticks), .timeout(let ticks): ticks
         case .retryBackoff(let retries, let delay): retries * delay
-        case .zip(let source), .merge(let source), .combineLatest(let source): source.horizon
+        case .zip(let source), .merge(let source), .combineLatest(let source), .dropUntilOutput(let source),
+            .prefixUntilOutput(let source):
+            source.horizon
+        case .zip3(let b, let c), .merge3(let b, let c), .combineLatest3(let b, let c): Swift.max(b.horizon, c.horizon)
         case .flatMap(_, let inner), .switchToLatest(let inner): inner.horizon
         default: 0
         }
@@ -260,6 +306,37 @@ public indirect enum Stage: Equatable, Sendable, CustomStringConvertible {
         case .timeout(let ticks): "timeout(\(ticks))"
         case .receiveOn: "receive(on: scheduler)"
         case .subscribeOn: "subscribe(on: scheduler)"
+        case .count: "count()"
+        case .min(let byGreater): byGreater ? "min(by: >)" : "min()"
+        case .max(let byGreater): byGreater ? "max(by: >)" : "max()"
+        case .contains(let n): "contains(\(n)).map(bit)"
+        case .containsWhere(let n): "contains { $0 > \(n) }.map(bit)"
+        case .allSatisfy(let n): "allSatisfy { $0 < \(n) }.map(bit)"
+        case .last: "last()"
+        case .lastWhere(let n): "last { $0 > \(n) }"
+        case .tryFirst(let n, let m): "tryFirst { throw if $0 % \(m) == 0; $0 > \(n) }"
+        case .tryLast(let n, let m): "tryLast { throw if $0 % \(m) == 0; $0 > \(n) }"
+        case .tryContains(let n, let m): "tryContains { throw if $0 % \(m) == 0; $0 > \(n) }.map(bit)"
+        case .tryAllSatisfy(let n, let m): "tryAllSatisfy { throw if $0 % \(m) == 0; $0 < \(n) }.map(bit)"
+        case .tryMin(let m): "tryMin { throw if $0 % \(m) == 0; $0 < $1 }"
+        case .tryReduce(let m): "tryReduce(0) { throw if $1 % \(m) == 0; $0 + $1 }"
+        case .dropWhile(let n): "drop { $0 < \(n) }"
+        case .prefixWhile(let n): "prefix { $0 < \(n) }"
+        case .tryDropWhile(let n, let m): "tryDrop { throw if $0 % \(m) == 0; $0 < \(n) }"
+        case .tryPrefixWhile(let n, let m): "tryPrefix { throw if $0 % \(m) == 0; $0 < \(n) }"
+        case .tryFilter(let k, let m): "tryFilter { throw if $0 % \(m) == 0; $0 % \(k) == 0 }"
+        case .tryCompactMap(let k, let m): "tryCompactMap { throw if $0 % \(m) == 0; $0 % \(k) == 0 ? nil : $0 }"
+        case .tryScan(let m): "tryScan(0) { throw if $1 % \(m) == 0; $0 + $1 }"
+        case .tryRemoveDuplicates(let m): "tryRemoveDuplicates { throw if $1 % \(m) == 0; $0 == $1 }"
+        case .replaceEmpty(let n): "replaceEmpty(with: \(n))"
+        case .outputAt(let index): "output(at: \(index))"
+        case .outputIn(let lower, let upper, let closed): "output(in: \(lower)\(closed ? "..." : "..<")\(upper))"
+        case .dropUntilOutput(let source): "drop(untilOutputFrom: \(source))"
+        case .prefixUntilOutput(let source): "prefix(untilOutputFrom: \(source))"
+        case .ignoreOutput: "ignoreOutput().map(never)"
+        case .zip3(let b, let c): "zip(\(b), \(c), +)"
+        case .merge3(let b, let c): "merge(with: \(b), \(c))"
+        case .combineLatest3(let b, let c): "combineLatest(\(b), \(c), +)"
         }
     }
 }

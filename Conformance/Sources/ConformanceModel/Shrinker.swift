@@ -115,9 +115,24 @@ public enum Shrinker {
         case .zip(let source): smaller(source).map(Stage.zip)
         case .merge(let source): smaller(source).map(Stage.merge)
         case .combineLatest(let source): smaller(source).map(Stage.combineLatest)
+        case .dropUntilOutput(let source): smaller(source).map(Stage.dropUntilOutput)
+        case .prefixUntilOutput(let source): smaller(source).map(Stage.prefixUntilOutput)
+        case .zip3(let b, let c): [.zip(b), .zip(c)] + pairs(b, c).map { .zip3($0.0, $0.1) }
+        case .merge3(let b, let c): [.merge(b), .merge(c)] + pairs(b, c).map { .merge3($0.0, $0.1) }
+        case .combineLatest3(let b, let c): [.combineLatest(b), .combineLatest(c)] + pairs(b, c).map { .combineLatest3($0.0, $0.1) }
+        // A narrower range, fewer indices.
+        case .outputIn(let lower, let upper, let closed):
+            (upper > lower ? [.outputIn(lower, upper - 1, closed: closed)] : [])
+                + (lower > 0 ? [.outputIn(lower - 1, upper - 1, closed: closed)] : [])
+        case .outputAt(let index): index > 0 ? [.outputAt(index - 1)] : []
         case .prepend(let values): values.indices.map { index in .prepend(values.enumerated().filter { $0.offset != index }.map(\.element)) }
         case .append(let values): values.indices.map { index in .append(values.enumerated().filter { $0.offset != index }.map(\.element)) }
         default: []
         }
+    }
+
+    /// Two sources with one of them simpler.
+    static func pairs(_ b: Source, _ c: Source) -> [(Source, Source)] {
+        smaller(b).map { ($0, c) } + smaller(c).map { (b, $0) }
     }
 }

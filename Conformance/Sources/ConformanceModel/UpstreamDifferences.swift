@@ -67,6 +67,45 @@ extension KnownDifference {
             return withoutDemandThen(streams) == withoutDemandThen(openCombine)
         },
         KnownDifference(
+            tag: "replaceEmpty-passes-demand-upstream",
+            reason: "The source's side of replaceEmpty-passes-demand-through: Streams asks its source for what the subscriber asks; Combine asks .unlimited"
+        ) { pipeline, streams, openCombine in
+            guard pipeline.stages.contains(where: { if case .replaceEmpty = $0 { true } else { false } }),
+                openCombine.contains(where: { $0.hasSuffix(" upstream demand unlimited") })
+            else { return false }
+            let withoutDemand = { (log: [String]) in log.filter { !$0.contains(" upstream demand ") } }
+            return withoutDemand(streams) == withoutDemand(openCombine)
+        },
+        KnownDifference(
+            tag: "prefixUntilOutput-subscribes-downstream-first-handshake",
+            reason: "The source's side of prefixUntilOutput-subscribes-downstream-first: Streams hands the subscription down before it subscribes its source; OpenCombine subscribes first"
+        ) { pipeline, streams, openCombine in
+            // Given in one handshake order, the logs of a case that differs in that order alone are equal; no
+            // other stage that orders its handshake differently (flatMap, switchToLatest, retry, throttle) is there.
+            guard pipeline.stages.contains(where: { if case .prefixUntilOutput = $0 { true } else { false } }),
+                !pipeline.stages.contains(where: { stage in
+                    switch stage {
+                    case .flatMap, .switchToLatest, .retry, .throttle: true
+                    default: false
+                    }
+                })
+            else { return false }
+            return streams == openCombine
+        },
+        KnownDifference(
+            tag: "opencombine-drop-keeps-source-after-trigger-completes",
+            reason: "OpenCombine's drop(untilOutputFrom:) forwards the completion of a trigger that completes at once, then subscribes its source anyway and asks it for values (DropUntilOutput.Inner.receive(subscription:) ignores otherFinished); Streams cancels the source at once"
+        ) { pipeline, streams, openCombine in
+            guard pipeline.stages.contains(where: { stage in
+                guard case .dropUntilOutput(let trigger) = stage else { return false }
+                switch trigger {
+                case .empty, .fail, .sequence([]), .deferred([]), .future(nil, at: 0): return true
+                default: return false
+                }
+            }), stopsEarlier(streams, than: openCombine) else { return false }
+            return upstreamLines(streams).map { String($0.drop { $0 != " " }) } == [" upstream subscribed", " upstream cancel"]
+        },
+        KnownDifference(
             tag: "opencombine-keeps-source-after-cancel",
             reason: "OpenCombine asks its source for values, subscribes it, or never cancels it after the pipeline was cancelled (Drop loses a cancel sent from receive(subscription:), Autoconnect one sent during connect, Concatenate subscribes its second publisher after a cancel); Streams cancels its source"
         ) { pipeline, streams, openCombine in
@@ -149,15 +188,23 @@ func cancelPoint(of pipeline: Pipeline, in log: [String]) -> Int? {
     if let cancelAt = script.cancelAt { points.append(log.firstIndex { tick(of: $0) >= cancelAt } ?? log.count) }
     let cancelsItself = pipeline.stages.contains {
         switch $0 {
-        case .prefix, .first, .firstWhere: true
+        case .prefix, .first, .firstWhere, .contains, .containsWhere, .allSatisfy, .prefixWhile, .outputAt, .outputIn,
+            .prefixUntilOutput:
+            true
         default: false
         }
     }
     if cancelsItself, let first = valueLines.first { points.append(first) }
-    // `tryMap` cancels its upstream when it throws, as it delivers the failure.
-    if pipeline.stages.contains(where: { if case .tryMap = $0 { true } else { false } }),
-        let failure = log.firstIndex(where: { $0.contains(" failure ") })
-    {
+    // A `try` stage cancels its upstream when its closure throws, as it delivers the failure.
+    let throwing = pipeline.stages.contains {
+        switch $0 {
+        case .tryMap, .tryFirst, .tryLast, .tryContains, .tryAllSatisfy, .tryMin, .tryReduce, .tryDropWhile,
+            .tryPrefixWhile, .tryFilter, .tryCompactMap, .tryScan, .tryRemoveDuplicates:
+            true
+        default: false
+        }
+    }
+    if throwing, let failure = log.firstIndex(where: { $0.contains(" failure ") }) {
         points.append(failure)
     }
     return points.min()

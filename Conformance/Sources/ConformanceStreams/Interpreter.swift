@@ -200,8 +200,96 @@ enum Interpreter {
             return stream.receive(on: clock.scheduler).eraseToAnyPublisher()
         case .subscribeOn:
             return stream.subscribe(on: clock.scheduler).eraseToAnyPublisher()
+        case .count:
+            return stream.count().eraseToAnyPublisher()
+        case .min(let byGreater):
+            return (byGreater ? stream.min(by: >).eraseToAnyPublisher() : stream.min().eraseToAnyPublisher())
+        case .max(let byGreater):
+            return (byGreater ? stream.max(by: >).eraseToAnyPublisher() : stream.max().eraseToAnyPublisher())
+        case .contains(let n):
+            return stream.contains(n).map(bit).eraseToAnyPublisher()
+        case .containsWhere(let n):
+            return stream.contains(where: { $0 > n }).map(bit).eraseToAnyPublisher()
+        case .allSatisfy(let n):
+            return stream.allSatisfy { $0 < n }.map(bit).eraseToAnyPublisher()
+        case .last:
+            return stream.last().eraseToAnyPublisher()
+        case .lastWhere(let n):
+            return stream.last(where: { $0 > n }).eraseToAnyPublisher()
+        case .tryFirst(let n, let m):
+            return stream.tryFirst(where: { try checked($0, m) > n }).mapError(testFailure).eraseToAnyPublisher()
+        case .tryLast(let n, let m):
+            return stream.tryLast(where: { try checked($0, m) > n }).mapError(testFailure).eraseToAnyPublisher()
+        case .tryContains(let n, let m):
+            return stream.tryContains(where: { try checked($0, m) > n }).map(bit).mapError(testFailure)
+                .eraseToAnyPublisher()
+        case .tryAllSatisfy(let n, let m):
+            return stream.tryAllSatisfy { try checked($0, m) < n }.map(bit).mapError(testFailure).eraseToAnyPublisher()
+        case .tryMin(let m):
+            return stream.tryMin(by: { try checked($0, m) < $1 }).mapError(testFailure).eraseToAnyPublisher()
+        case .tryReduce(let m):
+            return stream.tryReduce(0) { try $0 + checked($1, m) }.mapError(testFailure).eraseToAnyPublisher()
+        case .dropWhile(let n):
+            return stream.drop(while: { $0 < n }).eraseToAnyPublisher()
+        case .prefixWhile(let n):
+            return stream.prefix(while: { $0 < n }).eraseToAnyPublisher()
+        case .tryDropWhile(let n, let m):
+            return stream.tryDrop(while: { try checked($0, m) < n }).mapError(testFailure).eraseToAnyPublisher()
+        case .tryPrefixWhile(let n, let m):
+            return stream.tryPrefix(while: { try checked($0, m) < n }).mapError(testFailure).eraseToAnyPublisher()
+        case .tryFilter(let k, let m):
+            return stream.tryFilter { try checked($0, m) % k == 0 }.mapError(testFailure).eraseToAnyPublisher()
+        case .tryCompactMap(let k, let m):
+            return stream.tryCompactMap { value -> Int? in try checked(value, m) % k == 0 ? nil : value }
+                .mapError(testFailure).eraseToAnyPublisher()
+        case .tryScan(let m):
+            return stream.tryScan(0) { try $0 + checked($1, m) }.mapError(testFailure).eraseToAnyPublisher()
+        case .tryRemoveDuplicates(let m):
+            return stream.tryRemoveDuplicates(by: { try $0 == checked($1, m) }).mapError(testFailure)
+                .eraseToAnyPublisher()
+        case .replaceEmpty(let n):
+            return stream.replaceEmpty(with: n).eraseToAnyPublisher()
+        case .outputAt(let index):
+            return stream.output(at: index).eraseToAnyPublisher()
+        case .outputIn(let lower, let upper, let closed):
+            return closed
+                ? stream.output(in: lower...upper).eraseToAnyPublisher()
+                : stream.output(in: lower..<upper).eraseToAnyPublisher()
+        case .dropUntilOutput(let other):
+            return stream.drop(untilOutputFrom: source(other, clock)).eraseToAnyPublisher()
+        case .prefixUntilOutput(let other):
+            return stream.prefix(untilOutputFrom: source(other, clock)).eraseToAnyPublisher()
+        case .ignoreOutput:
+            return stream.ignoreOutput().map(absurd).eraseToAnyPublisher()
+        case .zip3(let b, let c), .merge3(let b, let c), .combineLatest3(let b, let c):
+            #if CONFORMANCE_STREAMS
+                let (second, third) = (source(b, clock), source(c, clock))
+                if case .merge3 = stage { return stream.merge(with: second, third).eraseToAnyPublisher() }
+                if case .combineLatest3 = stage {
+                    return stream.combineLatest(second, third) { $0 + $1 + $2 }.eraseToAnyPublisher()
+                }
+                return stream.zip(second, third) { $0 + $1 + $2 }.eraseToAnyPublisher()
+            #else
+                return noReference(stage)
+            #endif
         }
     }
+
+    /// `ignoreOutput()`'s `Never` as an `Int`: never called (an empty body is all a function of `Never` needs, and
+    /// unlike `switch never {}` it draws no "will never be executed" warning).
+    static func absurd(_ never: Never) -> Int {}
+
+    /// A `Bool` result as an `Int`: 1 or 0.
+    static func bit(_ value: Bool) -> Int { value ? 1 : 0 }
+
+    /// `value`, or `boom(value)` thrown when it is a multiple of `divisor` (what every `try` stage's closure does).
+    static func checked(_ value: Int, _ divisor: Int) throws -> Int {
+        if value % divisor == 0 { throw TestFailure.boom(value) }
+        return value
+    }
+
+    /// A `try` stage's `any Error` as the pipeline's failure: what the closure threw, or the upstream's failure.
+    static func testFailure(_ error: any Error) -> TestFailure { (error as? TestFailure) ?? .boom(-1) }
 }
 
 #if CONFORMANCE_OPENCOMBINE
