@@ -109,6 +109,20 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         }
     }
 
+    /// Schedules `action` at `deadline` if the deadline is later than the clock, reading the clock and
+    /// queueing the action under one lock; `nil` (and nothing queued) when the deadline is not in the future.
+    func schedule(ifAfterNow deadline: SchedulerInstant, _ action: @escaping @Sendable () -> Void)
+        -> (any Cancellable & Sendable)?
+    {
+        state.withLock { state -> (any Cancellable & Sendable)? in
+            guard deadline > state.now else { return nil }
+            let item = TimerItem(deadline: deadline, sequence: state.nextSequence, action: action)
+            state.nextSequence += 1
+            state.heap.insert(item)
+            return item
+        }
+    }
+
     /// Moves the clock forward by `duration` (default `.zero`: run what is due now), running every
     /// action due by then. A negative duration is treated as `.zero`.
     public func advance(by duration: Duration = .zero) {
