@@ -18,8 +18,11 @@ struct TriggerSubscriber<Input, Receiver: TriggerReceiver>: Subscriber, CustomSt
     @usableFromInline
     typealias Failure = Receiver.TriggerFailure
 
+    /// Weak: the trigger publisher may outlive the operator (a trigger that fired is released, not cancelled,
+    /// as in Combine, and a subject keeps its subscribers), and must not keep it alive. The operator is held
+    /// by its upstream and its downstream while it matters.
     @usableFromInline
-    let receiver: Receiver
+    weak var receiver: Receiver?
     @usableFromInline
     let description: String
 
@@ -30,14 +33,17 @@ struct TriggerSubscriber<Input, Receiver: TriggerReceiver>: Subscriber, CustomSt
     }
 
     @inlinable
-    func receive(subscription: any Subscription) { receiver.triggerReceive(subscription: subscription) }
+    func receive(subscription: any Subscription) {
+        guard let receiver else { return subscription.cancel() }
+        receiver.triggerReceive(subscription: subscription)
+    }
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        receiver.triggerFired()
+        receiver?.triggerFired()
         return .none
     }
     @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) { receiver.triggerReceive(completion: completion) }
+    func receive(completion: Subscribers.Completion<Failure>) { receiver?.triggerReceive(completion: completion) }
 }
 
 /// Where the trigger's subscription stands, kept under its operator's lock.
