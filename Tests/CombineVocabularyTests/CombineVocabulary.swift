@@ -136,7 +136,9 @@ final class Model: ObservableObject {
         _ = subject.delay(for: .seconds(1), scheduler: queue).sink { _ in }
         _ = subject.timeout(1, scheduler: queue).sink { _ in }
         _ = subject.receive(on: queue).subscribe(on: queue).sink { _ in }
-        _ = subject.receive(on: RunLoop.main).sink { _ in }
+        _ = subject.receive(on: RunLoop.main).subscribe(on: RunLoop.main).sink { _ in }
+        _ = subject.debounce(for: 0.3, scheduler: RunLoop.main).throttle(for: 1, scheduler: RunLoop.main, latest: false)
+            .delay(for: 1, scheduler: RunLoop.main).timeout(5, scheduler: RunLoop.main).sink { _ in }
         _ = subject.collect(.byTime(queue, .seconds(1))).sink { _ in }
         _ = subject.collect(.byTimeOrCount(queue, 0.5, 10)).sink { _ in }
         _ = subject.buffer(size: 10, prefetch: .keepFull, whenFull: .dropOldest).sink { _ in }
