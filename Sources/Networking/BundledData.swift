@@ -36,5 +36,27 @@ public struct BundledDataMissing: Error, Sendable, CustomStringConvertible {
     /// The resource's name, without extension.
     public let name: String
     /// Explains which resource is missing.
-    public var description: String { "bundled resource \(name).json is missing or unreadable" }
+    public var description: String {
+        "the bundled data file \(name).json is missing or unreadable; reinstall or rebuild streams-repl"
+    }
+}
+
+/// The error inside `NetworkError.transport` when a bundled resource is there but does not hold what it
+/// should (the package's resources are damaged).
+public struct BundledDataInvalid: Error, Sendable, CustomStringConvertible {
+    /// The resource's name, without extension.
+    public let name: String
+    /// What is wrong with it, in words (`the field "price" is missing in item 4`).
+    public let problem: String
+
+    /// An error saying that the bundled `name.json` is not valid because of `problem`.
+    public init(name: String, problem: String) {
+        self.name = name
+        self.problem = problem
+    }
+
+    /// Names the file and what is wrong with it, and what to do.
+    public var description: String {
+        "the bundled data file \(name).json is damaged (\(problem)); reinstall or rebuild streams-repl"
+    }
 }

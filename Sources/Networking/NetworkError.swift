@@ -24,7 +24,8 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     /// A response arrived with a status code outside the endpoint's acceptable codes. ``description`` shows
     /// the body as one line of at most ``descriptionSnippetLength`` characters (an HTML page without its tags).
     case unacceptableStatus(code: Int, body: String)
-    /// The body could not be decoded as the expected type.
+    /// The body could not be decoded as the expected type: `path` is where in the JSON (`[3].price`), and
+    /// `description` says what is wrong in plain words (`the field "price" is missing in item 4`).
     case decoding(path: String, description: String)
     /// The server answered 401 and no token refresh could recover.
     case unauthorized
@@ -35,6 +36,8 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidURL(let url): "invalid URL: \(url)"
+        case .transport(let error as BundledDataMissing): error.description
+        case .transport(let error as BundledDataInvalid): error.description
         case .transport(let error): "transport error: \(Self.explanation(of: error))"
         case .timeout: "the request timed out"
         case .cancelled: "the request was cancelled"
@@ -43,8 +46,7 @@ public enum NetworkError: Error, Sendable, CustomStringConvertible {
                 + "if such an answer is expected, raise the endpoint's maximumResponseSize"
         case .unacceptableStatus(let code, let body):
             Self.oneLine(body).isEmpty ? "HTTP \(code)" : "HTTP \(code): \(Self.oneLine(body))"
-        case .decoding(let path, let description):
-            path.isEmpty ? "malformed response: \(description)" : "malformed response at \(path): \(description)"
+        case .decoding(_, let description): "the answer could not be read: \(description)"
         case .unauthorized: "unauthorized (HTTP 401)"
         case .refreshFailed(let reason): "token refresh failed: \(reason)"
         }

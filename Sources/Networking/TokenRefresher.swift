@@ -67,7 +67,7 @@ public actor TokenRefresher {
         settle(task, result)
         switch result {
         case .success(let token): return token
-        case .failure(let error): throw .refreshFailed(String(describing: error))
+        case .failure(let error): throw .refreshFailed(NetworkError.explanation(of: error))
         }
     }
 
@@ -81,7 +81,7 @@ public actor TokenRefresher {
             current = token
             failure = nil
         case .failure(let error):
-            failure = (runningReplaces, .refreshFailed(String(describing: error)))
+            failure = (runningReplaces, .refreshFailed(NetworkError.explanation(of: error)))
         }
     }
 }

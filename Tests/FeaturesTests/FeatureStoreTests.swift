@@ -74,15 +74,18 @@ import Testing
         #expect(files().filter { $0.contains(".corrupt-") }.count == 2)
     }
 
-    @Test func anUnreadableFileIsMovedAside() throws {
+    @Test func aDirectoryInPlaceOfTheFileIsReportedAndLeftInPlace() throws {
         try FileManager.default.createDirectory(at: fileURL, withIntermediateDirectories: true)
         #expect {
             try FeatureStore(directory: directory)
         } throws: { error in
-            guard case .corruptFile(_, _, let reason) = error as? FeatureStoreError else { return false }
-            return reason.hasPrefix("cannot be read")
+            guard case .unreadableFile(let path, let reason) = error as? FeatureStoreError else { return false }
+            return path == fileURL.path && reason.hasPrefix("it is a directory, not a file")
         }
-        #expect(files().contains { $0.hasPrefix(FeatureStore.fileName + ".corrupt-") })
+        #expect(!files().contains { $0.contains(".corrupt-") })
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: fileURL.path, isDirectory: &isDirectory)
+        #expect(exists && isDirectory.boolValue)
     }
 
     @Test func anImpossibleValueCountsAsCorrupt() throws {
@@ -186,26 +189,61 @@ import Testing
     @Test func badQuantitiesAndUnknownProductsAreRefusedWithoutChange() throws {
         let store = try FeatureStore(directory: directory)
         try store.addToBasket(try product(0))
-        #expect(throws: FeatureStoreError.invalidQuantity(0)) { try store.addToBasket(try product(1), quantity: 0) }
-        #expect(throws: FeatureStoreError.invalidQuantity(-1)) { try store.setQuantity(-1, forProductID: "1") }
+        #expect(throws: FeatureStoreError.invalidQuantity(0, allowed: 1...999)) {
+            try store.addToBasket(try product(1), quantity: 0)
+        }
+        #expect(throws: FeatureStoreError.invalidQuantity(-1, allowed: 0...999)) {
+            try store.setQuantity(-1, forProductID: "1")
+        }
         #expect(throws: FeatureStoreError.notInBasket(productID: "9")) { try store.setQuantity(2, forProductID: "9") }
         #expect(store.snapshot.basket.items.map(\.quantity) == [1])
         try store.setQuantity(0, forProductID: "1")
         #expect(store.snapshot.basket.isEmpty)
     }
 
-    @Test func aQuantityThatWouldOverflowIsRefusedWithoutChangeOrCrash() throws {
+    @Test func quantitiesAreFrom1To999AndNothingOverflowsEvenWithIntMax() throws {
         let store = try FeatureStore(directory: directory)
         let (a, b) = (try product(0), try product(1))
-        try store.addToBasket(a, quantity: Int.max)
-        #expect(throws: FeatureStoreError.quantityTooLarge(productID: a.id, adding: 1)) { try store.addToBasket(a) }
-        #expect(store.snapshot.basket.quantity(ofProductID: a.id) == Int.max)
-        try store.addToBasket(b, quantity: Int.max)
-        #expect(store.snapshot.basket.itemCount == Int.max)
-        #expect(store.snapshot.basket.total == a.price * Decimal(Int.max) + b.price * Decimal(Int.max))
-        var basket = store.snapshot.basket
+        #expect(throws: FeatureStoreError.invalidQuantity(Int.max, allowed: 1...999)) {
+            try store.addToBasket(a, quantity: Int.max)
+        }
+        #expect(throws: FeatureStoreError.invalidQuantity(1000, allowed: 1...999)) {
+            try store.addToBasket(a, quantity: 1000)
+        }
+        #expect(throws: FeatureStoreError.invalidQuantity(Int.min, allowed: 1...999)) {
+            try store.addToBasket(a, quantity: Int.min)
+        }
+        try store.addToBasket(a, quantity: 999)
+        #expect(throws: FeatureStoreError.quantityTooLarge(productID: a.id, current: 999, adding: 1)) {
+            try store.addToBasket(a)
+        }
+        #expect(throws: FeatureStoreError.invalidQuantity(Int.max, allowed: 0...999)) {
+            try store.setQuantity(Int.max, forProductID: a.id)
+        }
+        #expect(store.snapshot.basket.quantity(ofProductID: a.id) == 999)
+        #expect(
+            FeatureStoreError.invalidQuantity(1000, allowed: 1...999).description
+                == "quantity must be a whole number from 1 to 999, got 1000")
+        #expect(
+            FeatureStoreError.quantityTooLarge(productID: "3", current: 999, adding: 1).description
+                == "cannot add 1 more of product 3: the basket already holds 999, and a product's quantity can be "
+                + "at most 999 (set it instead, or check out first)")
+
+        // A file written elsewhere may hold Int.max: adding to it is refused, never trapped on.
+        var snapshot = store.snapshot
+        snapshot.basket.items = [BasketItem(product: a, quantity: Int.max), BasketItem(product: b, quantity: Int.max)]
+        try JSONEncoder().encode(snapshot).write(to: directory.appendingPathComponent(FeatureStore.fileName))
+        let reopened = try FeatureStore(directory: directory)
+        #expect(throws: FeatureStoreError.quantityTooLarge(productID: a.id, current: Int.max, adding: 1)) {
+            try reopened.addToBasket(a)
+        }
+        #expect(reopened.snapshot.basket.itemCount == Int.max)
+        #expect(reopened.snapshot.basket.total == a.price * Decimal(Int.max) + b.price * Decimal(Int.max))
+        var basket = reopened.snapshot.basket
         basket.add(a, quantity: 5)
-        #expect(basket == store.snapshot.basket)
+        #expect(basket == reopened.snapshot.basket)
+        try reopened.setQuantity(2, forProductID: a.id)
+        #expect(reopened.snapshot.basket.quantity(ofProductID: a.id) == 2)
     }
 
     @Test func everySubscriberSeesEveryChangeAndMaySaveFromItsSubscriber() throws {

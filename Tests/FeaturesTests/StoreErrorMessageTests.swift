@@ -37,38 +37,56 @@ import Testing
         }
     }
 
-    @Test func aDirectoryInPlaceOfTheFileIsNamedAsSuch() throws {
+    private func unreadableReason(_ error: FeatureStoreError?) -> String? {
+        guard case .unreadableFile(let path, let reason) = error, path == fileURL.path else { return nil }
+        return reason
+    }
+
+    @Test func aDirectoryInPlaceOfTheFileIsNamedAsSuchAndLeftInPlace() throws {
         try FileManager.default.createDirectory(at: fileURL, withIntermediateDirectories: true)
         let error = openingError()
-        #expect(reason(error) == "cannot be read: it is a directory, not a regular file")
+        #expect(
+            error?.description
+                == "could not read the store file \(fileURL.path): it is a directory, not a file; move it away (the "
+                + "store then starts empty) and start again")
         expectReadable(error)
+        #expect(FileProblem.irregularKind(atPath: fileURL.path) == "a directory")
     }
 
     @Test func aFIFOIsNamedAsSuchAndNeverRead() throws {
         #expect(mkfifo(fileURL.path, 0o644) == 0)
         let error = openingError()
-        #expect(reason(error) == "cannot be read: it is a named pipe (FIFO), not a regular file")
+        #expect(unreadableReason(error)?.hasPrefix("it is a named pipe (FIFO), not a file") == true)
         expectReadable(error)
+        #expect(FileProblem.irregularKind(atPath: fileURL.path) == "a named pipe (FIFO)")
     }
 
     @Test func aLinkToADeviceIsNamedAsSuchAndNeverRead() throws {
         try FileManager.default.createSymbolicLink(atPath: fileURL.path, withDestinationPath: "/dev/zero")
         let error = openingError()
-        #expect(reason(error) == "cannot be read: it is a device, not a regular file")
+        #expect(unreadableReason(error)?.hasPrefix("it is a device, not a file") == true)
         expectReadable(error)
     }
 
     @Test func aMissingKeyIsNamedByItsPathNotAsACodingKeyOrAResponse() throws {
         try Data(#"{"version":1}"#.utf8).write(to: fileURL)
         let error = openingError()
-        #expect(reason(error) == "not a valid store file: at fetchCount, the key is missing")
+        #expect(reason(error) == #"not a valid store file: the field "fetchCount" is missing"#)
+        expectReadable(error)
+    }
+
+    @Test func aBadFieldInAnItemIsNamedInWords() throws {
+        let text = #"{"version":1,"fetchCount":0,"favourites":[],"basket":{"items":[{"quantity":1}]}}"#
+        try Data(text.utf8).write(to: fileURL)
+        let error = openingError()
+        #expect(reason(error) == #"not a valid store file: the field "product" is missing in item 1 of basket.items"#)
         expectReadable(error)
     }
 
     @Test func brokenJSONIsNotAMalformedResponse() throws {
         try Data(#"{"version":1,"#.utf8).write(to: fileURL)
         let error = openingError()
-        #expect(reason(error)?.hasPrefix("not a valid store file: The given data was not valid JSON") == true)
+        #expect(reason(error)?.hasPrefix("not a valid store file: it is not valid JSON") == true)
         expectReadable(error)
     }
 

@@ -56,7 +56,8 @@ import Testing
             _ = try ResponseDecoding.decode([Item].self, from: Data(#"[{"name":"a"},{}]"#.utf8), decoder: JSONDecoder())
         } throws: { error in
             let text = (error as? NetworkError)?.description ?? ""
-            return text == "malformed response at [1].name: the key is missing" && !text.contains("CodingKeys")
+            return text == #"the answer could not be read: the field "name" is missing in item 2"#
+                && !text.contains("CodingKeys")
         }
     }
 }

@@ -44,7 +44,7 @@ public struct NetworkProductCatalog: ProductCatalog {
         client.responsePublisher(for: FeatureEndpoint(baseURL: baseURL, request: .searchProducts(query)))
             .tryMap { response in try Self.page(from: response, for: query) }
             .mapError { error in
-                error as? NetworkError ?? .decoding(path: "", description: "\(error)")
+                error as? NetworkError ?? .decoding(path: "", description: "it could not be read")
             }
             .eraseToAnyPublisher()
     }
@@ -60,7 +60,8 @@ public struct NetworkProductCatalog: ProductCatalog {
             guard let total = Int(header.value.trimmingCharacters(in: .whitespaces)), total >= 0 else {
                 throw .decoding(
                     path: "header \(ProductSearchRoute.totalCountHeader)",
-                    description: "\"\(header.value)\" is not a count")
+                    description: "its header \(ProductSearchRoute.totalCountHeader) is \"\(header.value.prefix(40))\", "
+                        + "not a count of products")
             }
             totalCount = total
         }

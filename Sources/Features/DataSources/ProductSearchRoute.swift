@@ -34,9 +34,21 @@ public struct ProductSearchRoute: Sendable {
     /// A route searching the bundled `products.json`.
     ///
     /// - Throws: `NetworkError` if the resource is missing or does not decode.
+    ///   A file that does not decode is named as the bundled file it is (never as a server's answer).
     public static func bundled() throws(NetworkError) -> ProductSearchRoute {
-        let response = NetworkResponse(statusCode: 200, body: try BundledData.products.data())
-        return ProductSearchRoute(catalogue: try ResponseDecoding.decode([Product].self, from: response.body, decoder: JSONDecoder()))
+        let data = try BundledData.products.data()
+        do {
+            return ProductSearchRoute(
+                catalogue: try ResponseDecoding.decode([Product].self, from: data, decoder: JSONDecoder()))
+        } catch {
+            throw Self.bundledFileError(error, name: BundledData.products.rawValue)
+        }
+    }
+
+    /// A decoding failure of the bundled file `name` as a ``BundledDataInvalid`` (other errors as they are).
+    static func bundledFileError(_ error: NetworkError, name: String) -> NetworkError {
+        guard case .decoding(_, let description) = error else { return error }
+        return .transport(BundledDataInvalid(name: name, problem: description))
     }
 
     /// The response to `GET path?queryItems` (see the type's documentation). Never throws: bad input is a

@@ -4,10 +4,11 @@ import Streams
 /// The persistent state of the features: the fetch count, the favourites and the basket, in one small
 /// JSON file (`features-store.json`) in a directory the caller chooses.
 ///
-/// - Loading: the file is read in `init`; a missing file is an empty store. A file that cannot be read or
-///   decoded is **never silently zeroed**: it is renamed to `features-store.json.corrupt-<timestamp>` and
+/// - Loading: the file is read in `init`; a missing file is an empty store. A file whose content does not
+///   decode is **never silently zeroed**: it is renamed to `features-store.json.corrupt-<timestamp>` and
 ///   `init` throws ``FeatureStoreError/corruptFile(path:movedTo:reason:)`` (creating the store again then
-///   starts empty, with the bad bytes kept aside).
+///   starts empty, with the bad bytes kept aside). A file that cannot be *read* at all (no permission, a
+///   directory in its place) is left where it is: `init` throws ``FeatureStoreError/unreadableFile(path:reason:)``.
 /// - Saving: every change is a read-modify-write of the file, written atomically (a temporary file, flushed,
 ///   then renamed over the old one). A lock makes the changes of this process take turns, and an exclusive
 ///   `flock` on `features-store.lock` makes processes (or several stores on one directory) take turns, and
@@ -38,6 +39,10 @@ public final class FeatureStore: @unchecked Sendable {
     public static let fileName = "features-store.json"
     /// The lock file's name (next to the store file).
     public static let lockFileName = "features-store.lock"
+
+    /// The largest quantity of one product in the basket: 999 (a typo such as 1000000 is refused, and no sum or
+    /// total can overflow).
+    public static let maximumQuantity = 999
 
     /// The largest store file read or written by default: 256 MiB (about 280,000 favourites).
     public static let maximumFileSize: Int64 = 256 << 20
@@ -70,8 +75,9 @@ public final class FeatureStore: @unchecked Sendable {
     ///   - clock: the time used in the name of a corrupt file moved aside (default: now).
     ///   - lockWaiting: how to wait when another process holds the lock (default: up to 30 s, silently).
     ///   - maximumFileSize: the largest file read or written (default ``maximumFileSize-type.property``).
-    /// - Throws: ``FeatureStoreError/corruptFile(path:movedTo:reason:)`` when the file is unreadable (it has
-    ///   been moved aside), ``FeatureStoreError/unsupportedVersion(path:version:)``,
+    /// - Throws: ``FeatureStoreError/corruptFile(path:movedTo:reason:)`` when the file's content does not
+    ///   decode (it has been moved aside), ``FeatureStoreError/unreadableFile(path:reason:)`` when it cannot be
+    ///   read at all (left in place), ``FeatureStoreError/unsupportedVersion(path:version:)``,
     ///   ``FeatureStoreError/fileTooLarge(path:size:limit:)``, ``FeatureStoreError/danglingLink(path:target:)``,
     ///   ``FeatureStoreError/storeLocked(path:waited:)``, or ``FeatureStoreError/writeFailed(path:reason:)``
     ///   when the directory or lock file cannot be created.
@@ -161,13 +167,18 @@ public final class FeatureStore: @unchecked Sendable {
 
     /// Adds `quantity` units of `product` to the basket and saves.
     ///
-    /// - Throws: ``FeatureStoreError/invalidQuantity(_:)`` when `quantity` is below 1,
-    ///   ``FeatureStoreError/quantityTooLarge(productID:adding:)`` when the line would exceed `Int.max`.
+    /// - Throws: ``FeatureStoreError/invalidQuantity(_:allowed:)`` when `quantity` is not from 1 to
+    ///   ``maximumQuantity``, ``FeatureStoreError/quantityTooLarge(productID:current:adding:)`` when the line
+    ///   would exceed ``maximumQuantity`` (never an overflow, whatever the file holds).
     public func addToBasket(_ product: Product, quantity: Int = 1) throws(FeatureStoreError) {
-        guard quantity >= 1 else { throw .invalidQuantity(quantity) }
+        guard (1...Self.maximumQuantity).contains(quantity) else {
+            throw .invalidQuantity(quantity, allowed: 1...Self.maximumQuantity)
+        }
         try change { snapshot throws(FeatureStoreError) in
-            guard !snapshot.basket.quantity(ofProductID: product.id).addingReportingOverflow(quantity).overflow else {
-                throw .quantityTooLarge(productID: product.id, adding: quantity)
+            let current = snapshot.basket.quantity(ofProductID: product.id)
+            let (sum, overflow) = current.addingReportingOverflow(quantity)
+            guard !overflow, sum <= Self.maximumQuantity else {
+                throw .quantityTooLarge(productID: product.id, current: current, adding: quantity)
             }
             snapshot.basket.add(product, quantity: quantity)
         }
@@ -175,9 +186,12 @@ public final class FeatureStore: @unchecked Sendable {
 
     /// Sets the quantity of a product in the basket (0 removes it) and saves.
     ///
-    /// - Throws: ``FeatureStoreError/invalidQuantity(_:)`` below 0, ``FeatureStoreError/notInBasket(productID:)``.
+    /// - Throws: ``FeatureStoreError/invalidQuantity(_:allowed:)`` outside 0…``maximumQuantity``,
+    ///   ``FeatureStoreError/notInBasket(productID:)``.
     public func setQuantity(_ quantity: Int, forProductID productID: String) throws(FeatureStoreError) {
-        guard quantity >= 0 else { throw .invalidQuantity(quantity) }
+        guard (0...Self.maximumQuantity).contains(quantity) else {
+            throw .invalidQuantity(quantity, allowed: 0...Self.maximumQuantity)
+        }
         try change { snapshot throws(FeatureStoreError) in
             guard snapshot.basket.setQuantity(quantity, forProductID: productID) else {
                 throw .notInBasket(productID: productID)

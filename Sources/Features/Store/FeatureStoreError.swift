@@ -12,12 +12,18 @@ public enum FeatureStoreError: Error, Sendable, Equatable, CustomStringConvertib
     case corruptFile(path: String, movedTo: String, reason: String)
     /// The file was written by a newer version of the app; it is left untouched.
     case unsupportedVersion(path: String, version: Int)
+    /// The store file exists but cannot be read (no permission, a directory or another non-file in its place,
+    /// an I/O error). It is **not** moved aside (nothing is wrong with its content as far as anyone knows);
+    /// `reason` says why in words, and the description what to do.
+    case unreadableFile(path: String, reason: String)
     /// The directory, the lock file or the new file could not be created or written.
     case writeFailed(path: String, reason: String)
-    /// A quantity below 0 was asked for.
-    case invalidQuantity(Int)
-    /// Adding `adding` units would take the product's basket line past `Int.max`; nothing changed.
-    case quantityTooLarge(productID: String, adding: Int)
+    /// A quantity outside `allowed` was asked for (``FeatureStore/maximumQuantity`` is the most; 0 only
+    /// when setting a quantity, where it removes the product); nothing changed.
+    case invalidQuantity(Int, allowed: ClosedRange<Int>)
+    /// Adding `adding` units to the `current` ones would take the product's basket line past
+    /// ``FeatureStore/maximumQuantity``; nothing changed.
+    case quantityTooLarge(productID: String, current: Int, adding: Int)
     /// The product is not in the basket.
     case notInBasket(productID: String)
     /// Another process (another streams-repl) held the store's lock file at `path` for all of `waited`, the
@@ -39,10 +45,16 @@ public enum FeatureStoreError: Error, Sendable, Equatable, CustomStringConvertib
         case .unsupportedVersion(let path, let version):
             "the store file \(path) has version \(version), newer than this app understands; use a newer version "
                 + "of the app, or move the file away to start with an empty store"
+        case .unreadableFile(let path, let reason):
+            "could not read the store file \(path): \(reason)"
         case .writeFailed(let path, let reason): "could not write \(path): \(reason)"
-        case .invalidQuantity(let quantity): "a quantity must be 0 or more, not \(quantity)"
-        case .quantityTooLarge(let productID, let adding):
-            "cannot add \(adding) more of product \(productID): the quantity would be too large"
+        case .invalidQuantity(let quantity, let allowed):
+            "quantity must be a whole number from \(allowed.lowerBound) to \(allowed.upperBound)"
+                + (allowed.lowerBound == 0 ? " (0 removes the product)" : "") + ", got \(quantity)"
+        case .quantityTooLarge(let productID, let current, let adding):
+            "cannot add \(adding) more of product \(productID): the basket already holds \(current), and a "
+                + "product's quantity can be at most \(FeatureStore.maximumQuantity) (set it instead, or check "
+                + "out first)"
         case .notInBasket(let productID): "product \(productID) is not in the basket"
         case .storeLocked(let path, let waited):
             "the store is locked by another streams-repl (lock file \(path)) and was still locked after "

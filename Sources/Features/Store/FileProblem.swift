@@ -64,8 +64,12 @@ enum FileProblem {
         systemReason(errno)
     }
 
-    /// The system's text for `code` (`strerror`).
+    /// The system's text for `code` (`strerror`), starting with a small letter to sit inside a sentence:
+    /// `permission denied`, `no space left on device`.
     static func systemReason(_ code: Int32) -> String {
-        String(cString: strerror(code))
+        let text = String(cString: strerror(code))
+        guard let first = text.first, first.isUppercase, !text.dropFirst().prefix(1).contains(where: \.isUppercase)
+        else { return text }
+        return first.lowercased() + text.dropFirst()
     }
 }

@@ -22,18 +22,21 @@ enum StoreFile {
     ///   - target: the file to read: `url`'s path, or the target of the link `url` is (``StorePath``).
     ///   - maximumSize: the largest file read; its size is checked before reading, and at most that many
     ///     bytes are ever read.
-    /// - Throws: `.corruptFile` after moving an unreadable or undecodable file aside; `.unsupportedVersion`
-    ///   for a newer format (the file is left in place); `.fileTooLarge` (left in place, not read).
+    /// - Throws: `.corruptFile` after moving an undecodable file aside; `.unreadableFile` for a file that
+    ///   cannot be read (no permission, not a regular file, an I/O error: left in place); `.unsupportedVersion`
+    ///   for a newer format (left in place); `.fileTooLarge` (left in place, not read).
     static func read(_ url: URL, target: String, maximumSize: Int64, clock: () -> Date) throws(FeatureStoreError)
         -> (snapshot: FeatureStoreSnapshot, stamp: FileStamp)?
     {
         var info = stat()
         guard stat(target, &info) == 0 else {
             if errno == ENOENT || errno == ENOTDIR { return nil }
-            throw try moveAside(url, reason: "cannot be read: \(FileProblem.lastSystemReason())", clock: clock)
+            throw unreadable(url, code: errno)
         }
         if let kind = FileProblem.irregularKind(atPath: target) {  // never read a directory, a FIFO, /dev/zero
-            throw try moveAside(url, reason: "cannot be read: it is \(kind), not a regular file", clock: clock)
+            throw .unreadableFile(
+                path: url.path,
+                reason: "it is \(kind), not a file; move it away (the store then starts empty) and start again")
         }
         if Int64(info.st_size) > maximumSize {
             throw .fileTooLarge(path: url.path, size: Int64(info.st_size), limit: maximumSize)
@@ -63,13 +66,13 @@ enum StoreFile {
         throws(FeatureStoreError) -> (Data, FileStamp)
     {
         let descriptor = open(target, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else {
-            throw try moveAside(url, reason: "cannot be read: \(FileProblem.lastSystemReason())", clock: clock)
-        }
+        guard descriptor >= 0 else { throw unreadable(url, code: errno) }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
-            throw try moveAside(url, reason: "cannot be read: it is not a regular file", clock: clock)
+            throw .unreadableFile(
+                path: url.path,
+                reason: "it is not a regular file; move it away (the store then starts empty) and start again")
         }
         let expected = Int64(info.st_size)
         guard expected <= maximumSize else {
@@ -89,7 +92,7 @@ enum StoreFile {
             }
             if got < 0 {
                 if errno == EINTR { continue }
-                throw try moveAside(url, reason: "cannot be read: \(FileProblem.lastSystemReason())", clock: clock)
+                throw unreadable(url, code: errno)
             }
             if got == 0 { break }
             count += got
@@ -104,14 +107,29 @@ enum StoreFile {
         do {
             return try encoder.encode(snapshot)
         } catch {
-            throw .writeFailed(path: "", reason: "cannot encode the store: \(error)")
+            throw .writeFailed(path: "", reason: "the store could not be encoded (\(FileProblem.reason(error)))")
         }
     }
 
-    /// Where and why the file's JSON does not decode, in the file's terms (not a network response's).
+    /// Where and why the file's JSON does not decode, in the file's terms (not a network response's): the
+    /// decoder's words already name the field and the item (`the field "price" is missing in item 2 of
+    /// favourites`).
     private static func decodingReason(_ error: NetworkError) -> String {
-        guard case .decoding(let path, let description) = error else { return error.description }
-        return path.isEmpty ? description : "at \(path), \(description)"
+        guard case .decoding(_, let description) = error else { return error.description }
+        return description
+    }
+
+    /// The error for a store file the system refuses to read (`code` is `errno`): what to do depends on why.
+    private static func unreadable(_ url: URL, code: Int32) -> FeatureStoreError {
+        let reason = FileProblem.systemReason(code)
+        switch code {
+        case EACCES, EPERM:
+            return .unreadableFile(
+                path: url.path,
+                reason: "\(reason); fix its permissions (chmod 600 \(url.path)) and start again")
+        default:
+            return .unreadableFile(path: url.path, reason: "\(reason); check the file and the disk, and start again")
+        }
     }
 
     /// What is impossible in a decoded snapshot, if anything.
