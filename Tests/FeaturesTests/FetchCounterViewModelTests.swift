@@ -144,4 +144,22 @@ import Testing
         scheduler.advance(by: .milliseconds(100))
         #expect(counts.values == [2, 3])
     }
+
+    @Test func cancelStopsTheFetchInFlightWhichDoesNotCount() throws {
+        let client = StubClient(scheduler: scheduler) { _ in .ok(NetworkResponse(statusCode: 200), after: .seconds(3)) }
+        let viewModel = try counter(client)
+        let recorder = viewModel.state.record(on: scheduler)
+        #expect(viewModel.cancel() == false)
+        viewModel.fetch()
+        scheduler.advance(by: .seconds(1))
+        #expect(viewModel.cancel() == true)
+        #expect(client.cancellations == 1)
+        scheduler.advance(by: .seconds(10))
+        #expect(
+            recorder.events.last
+                == .value(state(code: nil, count: 0, error: FetchCounterViewModel.cancelledMessage), at: .seconds(1)))
+        viewModel.fetch()  // a new fetch works after a cancel
+        scheduler.advance(by: .seconds(3))
+        #expect(recorder.values.last == state(code: 200, count: 1))
+    }
 }

@@ -128,7 +128,9 @@ import Testing
         let recorder = prices.state.record(on: scheduler)
         scheduler.advance(by: .seconds(10))
         #expect(client.requests.count == 1)
-        #expect(recorder.values.last?.error?.hasPrefix("malformed response at [0].price") == true)
+        #expect(
+            recorder.values.last?.error?.hasPrefix("the answer could not be read: the field \"price\" is invalid in item 1")
+                == true)
         #expect(recorder.values.last?.rows.isEmpty == true)
     }
 
@@ -140,5 +142,22 @@ import Testing
         #expect(!NetworkError.unacceptableStatus(code: 404, body: "").isTransient)
         #expect(!NetworkError.decoding(path: "", description: "").isTransient)
         #expect(!NetworkError.cancelled.isTransient)
+    }
+
+    @Test func cancelStopsTheLoadInFlightRetriesIncluded() {
+        let client = client([.failure(.timeout, after: .seconds(1))])
+        let prices = viewModel(client, maxRetries: 3)
+        let recorder = prices.state.record(on: scheduler)
+        scheduler.advance(by: .milliseconds(1500))  // the first attempt failed; the retry waits out its back-off
+        prices.cancel()
+        scheduler.advance(by: .seconds(60))
+        #expect(client.requests.count == 1)  // no retry after the cancel
+        #expect(recorder.values.last?.error == PriceListViewModel.cancelledMessage)
+        #expect(recorder.values.last?.isRefreshing == false)
+        let later = client.requests.count
+        prices.refresh()  // a refresh after a cancel loads again
+        scheduler.advance(by: .milliseconds(10))
+        #expect(client.requests.count == later + 1)
+        #expect(recorder.values.last?.isRefreshing == true)
     }
 }

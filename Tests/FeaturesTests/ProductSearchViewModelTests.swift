@@ -306,7 +306,7 @@ import Testing
             Issue.record("expected a failure, got \(String(describing: recorder.values.last))")
             return
         }
-        #expect(message.hasPrefix("malformed response at [0]."))
+        #expect(message.hasPrefix("the answer could not be read: the field \"name\" is missing in item 1"), "\(message)")
     }
 
     @Test func favouritesAndTheBasketArePublishedAndPersisted() throws {
@@ -332,5 +332,61 @@ import Testing
         #expect(try viewModel.checkout().itemCount == 3)
         #expect(basket.values.last?.isEmpty == true)
         #expect(try FeatureStore(directory: directory).snapshot.basket.isEmpty)
+    }
+
+    @Test func submitSearchesTheTypedTextAtOnceAndTheDebounceDoesNotSearchItAgain() throws {
+        let client = StubClient.serving(bundleOn: scheduler)
+        let viewModel = try search(client)
+        let recorder = viewModel.state.record(on: scheduler)
+        viewModel.submit()  // nothing typed yet: nothing searched
+        scheduler.advance(by: .seconds(1))
+        #expect(client.requests.isEmpty)
+        viewModel.search("ben")
+        scheduler.advance(by: .milliseconds(100))
+        viewModel.search(" bentley ")
+        viewModel.submit()
+        scheduler.advance(by: .seconds(2))
+        #expect(client.requests.map(\.time) == [.milliseconds(1100)])
+        #expect(client.requests.first?.value("search") == "bentley")
+        #expect(recorder.values.map(summary).dropFirst().first == "loading bentley")
+        viewModel.submit()  // the same text again: not searched again
+        scheduler.advance(by: .seconds(1))
+        #expect(client.requests.count == 1)
+    }
+
+    @Test func cancelStopsTheRequestInFlightAndShowsTheSearchWasCancelled() throws {
+        let client = StubClient.serving(bundleOn: scheduler, latency: .seconds(10))
+        let viewModel = try search(client)
+        let recorder = viewModel.state.record(on: scheduler)
+        #expect(viewModel.cancel() == false)  // nothing in flight
+        viewModel.search("focus")
+        scheduler.advance(by: .milliseconds(600))
+        #expect(recorder.values.last.map(summary) == "loading focus")
+        #expect(viewModel.cancel() == true)
+        #expect(client.cancellations == 1)
+        #expect(recorder.values.last == .failed(query: query("focus"), message: ProductSearchViewModel.cancelledMessage))
+        scheduler.advance(by: .seconds(20))  // no late answer
+        #expect(recorder.values.last.map(summary) == "failed the search was cancelled")
+        viewModel.retry()
+        scheduler.advance(by: .seconds(10))
+        #expect(results(recorder.values.last)?.query.search == "focus")
+    }
+
+    @Test func cancelStopsANextPageLoadingAndKeepsTheResults() throws {
+        let client = StubClient.serving(bundleOn: scheduler, latency: .seconds(1))
+        let viewModel = try search(client)
+        let recorder = viewModel.state.record(on: scheduler)
+        viewModel.search("")
+        viewModel.submit()
+        scheduler.advance(by: .seconds(1))
+        let first = try #require(results(recorder.values.last))
+        viewModel.loadNextPage()
+        #expect(results(recorder.values.last)?.isLoadingNextPage == true)
+        #expect(viewModel.cancel())
+        let stopped = try #require(results(recorder.values.last))
+        #expect(stopped.products == first.products)
+        #expect(stopped.isLoadingNextPage == false)
+        #expect(stopped.nextPageError == ProductSearchViewModel.cancelledMessage)
+        #expect(client.cancellations == 1)
     }
 }

@@ -50,4 +50,19 @@ import Testing
         #expect(client.cancellations == 1)
         #expect(recorder.values == [.loading, .failed("HTTP 500"), .loading, .loading, .loaded(Fixtures.users)])
     }
+
+    @Test func cancelStopsTheLoadInFlight() {
+        let client = StubClient.serving(bundleOn: scheduler, latency: .seconds(5))
+        let users = UsersViewModel(client: client, baseURL: Fixtures.baseURL)
+        let recorder = users.state.record(on: scheduler)
+        scheduler.advance(by: .seconds(1))
+        users.cancel()
+        scheduler.advance(by: .seconds(10))
+        #expect(recorder.values == [.loading, .failed(UsersViewModel.cancelledMessage)])
+        #expect(client.cancellations == 1)
+        users.cancel()  // nothing in flight: nothing changes
+        users.reload()
+        scheduler.advance(by: .seconds(5))
+        #expect(recorder.values.last == .loaded(Fixtures.users))
+    }
 }

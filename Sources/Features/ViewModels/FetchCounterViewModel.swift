@@ -28,7 +28,7 @@ public struct FetchCounterState: Equatable, Sendable {
 
 /// Fetches a status code from `GET /status` and counts completed fetches in the persistent store.
 ///
-/// - Inputs: ``fetch()``, ``reset()``.
+/// - Inputs: ``fetch()``, ``reset()``, ``cancel()``.
 /// - Outputs: ``state`` (everything at once), and ``lastStatusCode``, ``count``, ``isLoading``, ``lastError``
 ///   derived from it. Each publishes its current value on subscription, then each change (no repeats).
 /// - Counting: any HTTP response (200, 404, 500…) completes a fetch: the count goes up by one and its code is
@@ -131,6 +131,26 @@ public final class FetchCounterViewModel: @unchecked Sendable {
         progress.update { progress in
             if progress.generation == generation && progress.isLoading { progress.request = request }
         }
+    }
+
+    /// Why a fetch stopped by ``cancel()`` did not count.
+    public static let cancelledMessage = "the fetch was cancelled"
+
+    /// Stops the fetch in flight, if any: its request is cancelled (which cancels the network task), it does
+    /// not count, and ``FetchCounterState/lastError`` says it was cancelled. Returns whether one was stopped.
+    @discardableResult
+    public func cancel() -> Bool {
+        let stopped = progress.update { progress -> AnyCancellable?? in
+            guard progress.isLoading else { return nil }
+            progress.isLoading = false
+            progress.lastError = Self.cancelledMessage
+            progress.generation += 1  // a late answer of the stopped request is ignored
+            defer { progress.request = nil }
+            return .some(progress.request)
+        }
+        guard let stopped else { return false }
+        stopped?.cancel()  // outside the lock
+        return true
     }
 
     /// Sets the count to 0 and clears the last code and error. A fetch in flight still counts when it completes.

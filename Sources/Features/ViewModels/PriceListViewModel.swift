@@ -77,7 +77,7 @@ public struct PriceListState: Equatable, Sendable {
 
 /// The crypto price list: loads on first subscription and on ``refresh()``, shared by every subscriber.
 ///
-/// - Input: ``refresh()``. Output: ``state`` (a ``PriceListState``).
+/// - Inputs: ``refresh()``, ``cancel()``. Output: ``state`` (a ``PriceListState``).
 /// - Loading: the first subscriber to ``state`` starts a load; every subscriber shares it and the last state is
 ///   replayed to later ones (`share(replay: 1)`). When every subscriber has cancelled, the next one starts over.
 /// - Coalescing: a ``refresh()`` while a load is in flight is coalesced into it (the load in flight answers it);
@@ -87,6 +87,8 @@ public struct PriceListState: Equatable, Sendable {
 /// - Retries: a transient failure (transport error, timeout, HTTP 408, 429 or 5xx) is retried up to
 ///   `maxRetries` times with `backoff` on `scheduler`; a decoding error or another status is not retried.
 /// - Failure: the previous rows stay, with ``PriceListState/error`` set.
+/// - Cancelling: ``cancel()`` stops the load in flight (its request is cancelled, retries included) and
+///   ends it as a failure with ``cancelledMessage``.
 /// - Directions: each row compares its price with the previous successful refresh (``PriceDirection``).
 /// - Time: ``PriceListState/lastRefreshed`` is `scheduler.now` when the list arrived.
 /// - Threading: ``refresh()`` may be called from any thread; the state is published on the thread of the
@@ -105,6 +107,10 @@ public final class PriceListViewModel: Sendable {
     }
 
     private let refreshes = PassthroughSubject<Void, Never>()
+    private let cancels: PassthroughSubject<Void, Never>
+
+    /// Why a load stopped by ``cancel()`` failed.
+    public static let cancelledMessage = "the price refresh was cancelled"
 
     /// The list's state, shared: see the type's documentation for when it loads.
     public let state: AnyPublisher<PriceListState, Never>
@@ -117,6 +123,8 @@ public final class PriceListViewModel: Sendable {
     ) {
         let endpoint = FeatureEndpoint(baseURL: baseURL, request: .cryptoPrices)
         let gate = RefreshGate()
+        let cancels = PassthroughSubject<Void, Never>()
+        self.cancels = cancels
         let load = { (load: RefreshGate.Load) in
             Deferred { client.responsePublisher(for: endpoint) }
                 .tryMap { try ResponseDecoding.decode([CryptoCurrency].self, from: $0.body, decoder: JSONDecoder()) }
@@ -124,6 +132,7 @@ public final class PriceListViewModel: Sendable {
                 .retry(maxRetries: maxRetries, backoff: backoff, scheduler: scheduler, shouldRetry: \.isTransient)
                 .map { Event.loaded($0, at: scheduler.now) }
                 .catch { Just(Event.failed($0.description)) }
+                .stopped(by: cancels, publishing: .failed(Self.cancelledMessage))
                 // The gate opens before the answer travels on, so whoever sees it may refresh at once.
                 .handleEvents(receiveOutput: { _ in gate.end(load) }, receiveCancel: { gate.end(load) })
                 .prepend(.started)
@@ -147,6 +156,11 @@ public final class PriceListViewModel: Sendable {
     /// refresh starts a new load.
     public func refresh() {
         refreshes.send(())
+    }
+
+    /// Stops the load in flight, if any (it fails with ``cancelledMessage``); does nothing otherwise.
+    public func cancel() {
+        cancels.send(())
     }
 }
 

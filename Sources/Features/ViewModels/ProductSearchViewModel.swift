@@ -4,7 +4,8 @@ import Streams
 
 /// The debounced product search, with pagination, sort, filters, favourites and a basket.
 ///
-/// - Inputs: ``search(_:)``, ``loadNextPage()``, ``sort(by:)``, ``filter(brands:models:)``, ``retry()``;
+/// - Inputs: ``search(_:)``, ``submit()``, ``cancel()``, ``loadNextPage()``, ``sort(by:)``,
+///   ``filter(brands:models:)``, ``retry()``;
 ///   favourites and basket: ``addFavourite(_:)``, ``removeFavourite(productID:)``, ``addToBasket(_:quantity:)``,
 ///   ``setQuantity(_:forProductID:)``, ``removeFromBasket(productID:)``, ``checkout()``.
 /// - Outputs: ``state`` (a ``SearchState``), ``favourites``, ``basket``: each publishes its current value on
@@ -12,6 +13,11 @@ import Streams
 /// - Typing: the text is trimmed, repeats are dropped, and it is searched once it has been quiet for
 ///   500 ms (`debounce` on `scheduler`; a settled text equal to the last one is not searched again). An empty
 ///   text shows the whole catalogue; 1 character shows ``SearchState/hint(_:)``; 2 or more search.
+///   ``submit()`` searches the text typed so far at once (Enter in a search field); the debounce then
+///   does not search it again.
+/// - Cancelling: ``cancel()`` stops the request in flight (its subscription is cancelled, which cancels the
+///   network task) and shows ``SearchState/failed(query:message:)`` with ``cancelledMessage`` (``retry()``
+///   searches again); a next page loading stops with that message as its error.
 /// - Stale responses: each search replaces the request in flight (`switchToLatest` cancels it), and a response
 ///   of any request but the latest is ignored, so an older search can never overwrite a newer one.
 /// - Pages: `pageSize` (4) products per page. ``loadNextPage()`` appends the next page; it does nothing while a
@@ -32,6 +38,8 @@ public final class ProductSearchViewModel: @unchecked Sendable {
     public static let debounceInterval: Duration = .milliseconds(500)
     /// The shortest text searched (an empty text shows everything).
     public static let minimumSearchLength = 2
+    /// Why a search stopped by ``cancel()`` shows no results.
+    public static let cancelledMessage = "the search was cancelled"
 
     private struct Request {
         var generation: Int
@@ -62,7 +70,9 @@ public final class ProductSearchViewModel: @unchecked Sendable {
     private let store: FeatureStore
     private let pageSize: Int
     private let machine = StateRelay(Machine())
-    private let typedText = PassthroughSubject<String, Never>()
+    /// The text typed so far (`nil`: nothing yet).
+    private let typedText = CurrentValueSubject<String?, Never>(nil)
+    private let submitted = PassthroughSubject<String, Never>()
     private let requestSignals = PassthroughSubject<Void, Never>()
     private let subscriptions = Locked<[AnyCancellable]>([])
 
@@ -83,9 +93,11 @@ public final class ProductSearchViewModel: @unchecked Sendable {
 
         let settled =
             typedText
+            .compactMap { $0 }
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             .removeDuplicates()
             .debounce(for: Self.debounceInterval, scheduler: scheduler)
+            .merge(with: submitted)
             .removeDuplicates()
             .sink { [weak self] text in self?.textSettled(text) }
         let responses =
@@ -114,6 +126,38 @@ public final class ProductSearchViewModel: @unchecked Sendable {
     /// The text typed so far; searched once quiet for 500 ms (see the type's documentation).
     public func search(_ text: String) {
         typedText.send(text)
+    }
+
+    /// Searches the text typed so far now, without waiting for the rest of the debounce (Enter in a search
+    /// field); does nothing when nothing was typed or the text was searched already.
+    public func submit() {
+        guard let text = typedText.value else { return }
+        submitted.send(text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// Stops the search in flight, if any: a first page loading shows ``SearchState/failed(query:message:)``
+    /// with ``cancelledMessage``; a next page loading stops with that message as its error. Returns whether
+    /// something was stopped.
+    @discardableResult
+    public func cancel() -> Bool {
+        var stopped = false
+        start { machine in
+            switch machine.search {
+            case .loading(let query):
+                machine.search = .failed(query: query, message: Self.cancelledMessage)
+            case .results(var results) where results.isLoadingNextPage:
+                results.isLoadingNextPage = false
+                results.nextPageError = Self.cancelledMessage
+                machine.search = .results(results)
+            default:
+                return nil
+            }
+            machine.generation += 1
+            machine.pending = .cancel
+            stopped = true
+            return nil
+        }
+        return stopped
     }
 
     /// Loads the next page of the results shown; ignored while a page loads, after the last page, or when no
@@ -263,8 +307,9 @@ public final class ProductSearchViewModel: @unchecked Sendable {
                     query: query, products: page.products, totalCount: page.totalCount, isLastPage: page.isLastPage))
         }
         let known = Set(results.products.map(\.id))
-        results.products += page.products.filter { !known.contains($0.id) }
-        results.query = query
+        let new = page.products.filter { !known.contains($0.id) }
+        results.products += new
+        if !new.isEmpty { results.query = query }  // an empty page is not a page shown
         results.totalCount = page.totalCount ?? results.totalCount
         results.isLastPage = page.isLastPage || page.products.isEmpty
         results.isLoadingNextPage = false
