@@ -40,9 +40,9 @@ public struct CommandHelp: Equatable, Sendable {
             summary: "show or change the basket, or check out",
             details: [
                 ":cart, :cart show          list the basket with its total",
-                ":cart add ID [QTY]         add QTY units (default 1) of a product of the results",
+                ":cart add ID [QTY]         add QTY units (1 to 999, default 1) of a product of the results",
                 ":cart remove ID            remove a product from the basket",
-                ":cart quantity ID QTY      set a product's quantity (0 removes it)",
+                ":cart quantity ID QTY      set a product's quantity, 0 to 999 (0 removes it; also :cart set)",
                 ":cart checkout             empty the basket and show what was bought",
             ]),
         CommandHelp(name: ":fetch", usage: ":fetch", summary: "fetch a status code from the server and count it"),

@@ -72,7 +72,7 @@ public enum CommandParser {
         let words = arguments.split(whereSeparator: \.isWhitespace).map(String.init)
         switch help.name {
         case ":help":
-            guard words.count <= 1 else { throw usage(help) }
+            guard words.count <= 1 else { throw usage(help, "a command's name, e.g. :help cart") }
             if let topic = words.first, CommandHelp.named(topic) == nil {
                 throw unknownTopic(topic)
             }
@@ -110,7 +110,7 @@ public enum CommandParser {
     }
 
     private static func sort(_ words: [String], _ help: CommandHelp) throws(CommandError) -> ProductSort? {
-        guard words.count == 1 else { throw usage(help) }
+        guard words.count == 1 else { throw usage(help, "one order, e.g. :sort price") }
         let word = words[0].lowercased()
         if let match = sortNames.first(where: { $0.name == word }) { return match.sort }
         let suggestion = Suggestion.closest(to: word, in: sortNames.map(\.name)).map { "did you mean \($0)? " } ?? ""
@@ -124,13 +124,47 @@ public enum CommandParser {
     private static func favourite(_ words: [String], _ help: CommandHelp) throws(CommandError)
         -> Command.FavouriteAction
     {
-        switch words.count {
-        case 1: return .add(productID: words[0])
-        case 2 where words[0].lowercased() == "add": return .add(productID: words[1])
-        case 2 where words[0].lowercased() == "remove": return .remove(productID: words[1])
-        default: throw usage(help)
+        let action = words.first?.lowercased()
+        switch (action, words.count) {
+        case ("add", 2): return .add(productID: try productID(words[1], usage: favouriteAddUsage))
+        case ("remove", 2): return .remove(productID: try productID(words[1], usage: favouriteRemoveUsage))
+        case ("add", _): throw CommandError(favouriteAddUsage)
+        case ("remove", _): throw CommandError(favouriteRemoveUsage)
+        case (_, 1): return .add(productID: try productID(words[0], usage: favouriteAddUsage))
+        default:
+            throw CommandError(
+                "usage: :fav ID, :fav add ID or :fav remove ID (an id from the results, e.g. :fav 3)")
         }
     }
+
+    private static let favouriteAddUsage = "usage: :fav add ID (an id from the results, e.g. :fav add 3)"
+    private static let favouriteRemoveUsage = "usage: :fav remove ID (an id from :favs, e.g. :fav remove 3)"
+    private static let cartAddUsage =
+        "usage: :cart add ID [QTY] (an id from the results and a quantity from 1 to \(maximumQuantity), "
+        + "e.g. :cart add 3 2)"
+    private static let cartQuantityUsage =
+        "usage: :cart quantity ID QTY (an id from :cart and a quantity from 0 to \(maximumQuantity), "
+        + "0 removing it, e.g. :cart quantity 3 2)"
+    private static let cartRemoveUsage = "usage: :cart remove ID (an id from :cart, e.g. :cart remove 3)"
+
+    /// The largest quantity of one product in the basket (`FeatureStore.maximumQuantity`).
+    public static let maximumQuantity = FeatureStore.maximumQuantity
+
+    /// `text` as a product id (a leading `#` is dropped): letters, digits, `-` and `_`, at most 40 characters.
+    private static func productID(_ text: String, usage: String) throws(CommandError) -> String {
+        let id = text.hasPrefix("#") ? String(text.dropFirst()) : text
+        let allowed =
+            !id.isEmpty && id.count <= maximumIDLength
+            && id.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_")
+            }
+        guard allowed else {
+            throw CommandError("\(quoted(text)) is not a product id; \(usage)")
+        }
+        return id
+    }
+
+    private static let maximumIDLength = 40
 
     private static func cart(_ words: [String], _ help: CommandHelp) throws(CommandError) -> Command.CartAction {
         let actions = ["show", "add", "remove", "quantity", "checkout"]
@@ -138,35 +172,57 @@ public enum CommandParser {
         switch (action, words.count) {
         case ("show", 0...1): return .show
         case ("checkout", 1): return .checkout
-        case ("add", 2): return .add(productID: words[1], quantity: 1)
-        case ("add", 3): return .add(productID: words[1], quantity: try quantity(words[2], minimum: 1))
-        case ("remove", 2): return .remove(productID: words[1])
-        case ("quantity", 3), ("qty", 3):
-            return .setQuantity(productID: words[1], quantity: try quantity(words[2], minimum: 0))
-        case _ where !actions.contains(action) && action != "qty":
+        case ("add", 2): return .add(productID: try productID(words[1], usage: cartAddUsage), quantity: 1)
+        case ("add", 3):
+            return .add(
+                productID: try productID(words[1], usage: cartAddUsage),
+                quantity: try quantity(words[2], minimum: 1))
+        case ("add", _): throw CommandError(cartAddUsage)
+        case ("remove", 2): return .remove(productID: try productID(words[1], usage: cartRemoveUsage))
+        case ("remove", _): throw CommandError(cartRemoveUsage)
+        case ("quantity", 3), ("qty", 3), ("set", 3):
+            return .setQuantity(
+                productID: try productID(words[1], usage: cartQuantityUsage),
+                quantity: try quantity(words[2], minimum: 0))
+        case ("quantity", _), ("qty", _), ("set", _): throw CommandError(cartQuantityUsage)
+        case ("show", _), ("checkout", _):
+            throw CommandError("usage: :cart \(action) (it takes no arguments)")
+        default:
             let suggestion = Suggestion.closest(to: action, in: actions).map { "did you mean \($0)? " } ?? ""
             throw CommandError("unknown :cart action \(quoted(words[0])) (\(suggestion)usage: \(help.usage))")
-        default:
-            let form = help.details.first { $0.hasPrefix(":cart \(action == "qty" ? "quantity" : action)") }
-            let usage = form.map { $0.components(separatedBy: "  ")[0] }
-            throw CommandError("wrong arguments for :cart \(action) (usage: \(usage ?? help.usage))")
         }
     }
 
+    /// `text` as a quantity from `minimum` to ``maximumQuantity``.
     private static func quantity(_ text: String, minimum: Int) throws(CommandError) -> Int {
-        guard let value = Int(text), value >= minimum else {
-            throw CommandError("the quantity must be a whole number ≥ \(minimum), not \(quoted(text))")
+        guard let value = Int(text), (minimum...maximumQuantity).contains(value) else {
+            let removing = minimum == 0 ? " (0 removes the product)" : ""
+            throw CommandError(
+                "quantity must be a whole number from \(minimum) to \(maximumQuantity)\(removing), got "
+                    + (CommandParser.quotedIfNeeded(text)))
         }
         return value
     }
 
+    /// `text` as it is when it is a short run of digits (a number out of range), else quoted.
+    private static func quotedIfNeeded(_ text: String) -> String {
+        let isNumber =
+            !text.isEmpty && text.count <= 20
+            && text.drop { $0 == "-" }.allSatisfy { $0.isASCII && $0.isNumber } && text.contains { $0.isNumber }
+        return isNumber ? text : quoted(text)
+    }
+
     private static func source(_ words: [String], _ help: CommandHelp) throws(CommandError) -> DataSource {
-        guard words.count == 1 else { throw usage(help) }
+        guard words.count == 1 else {
+            throw usage(help, "local for the bundled data, or a server's address, e.g. :source http://127.0.0.1:8080")
+        }
         if words[0].lowercased() == "local" { return .local }
         do {
             return .remote(try REPLOptions.serverURL(words[0]))
         } catch {
-            guard case .invalidServer(_, let reason) = error else { throw usage(help) }
+            guard case .invalidServer(_, let reason) = error else {
+                throw usage(help, "local, or a server's address, e.g. :source http://127.0.0.1:8080")
+            }
             throw CommandError(
                 "cannot use \(quoted(words[0])) as the source: \(reason) "
                     + "(usage: \(help.usage), e.g. :source http://127.0.0.1:8080)")
@@ -185,6 +241,11 @@ public enum CommandParser {
 
     private static func usage(_ help: CommandHelp) -> CommandError {
         CommandError("wrong arguments for \(help.name) (usage: \(help.usage))")
+    }
+
+    /// `usage: USAGE (what the arguments are, with an example)`.
+    private static func usage(_ help: CommandHelp, _ explanation: String) -> CommandError {
+        CommandError("usage: \(help.usage) (\(explanation))")
     }
 
     private static func unknownTopic(_ topic: String) -> CommandError {

@@ -1,10 +1,12 @@
-/// One piece of the REPL's output: a line for stdout, a line for stderr, or a prompt (stdout, no newline).
+/// One piece of the REPL's output: a line for stdout, a line for stderr, a prompt (stdout, no newline), or
+/// (interactive) the live lines under the line being typed.
 ///
 /// ```swift
 /// switch line {
 /// case .output(let text): print(text)
 /// case .error(let text): FileHandle.standardError.write(Data((text + "\n").utf8))
 /// case .prompt(let text): print(text, terminator: "")
+/// case .live(let lines): redraw(lines)
 /// }
 /// ```
 public enum OutputLine: Equatable, Sendable {
@@ -14,6 +16,9 @@ public enum OutputLine: Equatable, Sendable {
     case error(String)
     /// The interactive prompt, for stdout without a newline.
     case prompt(String)
+    /// Interactive only: the lines to show under the line being typed (the results of what is typed),
+    /// replacing the previous `.live` lines; an empty array clears them.
+    case live([String])
 
     /// The same line with its text made safe for a terminal (``TerminalText/escaped(_:)``): control
     /// characters and bidirectional overrides shown as `\u{XX}`, printable text kept.
@@ -22,6 +27,7 @@ public enum OutputLine: Equatable, Sendable {
         case .output(let text): .output(TerminalText.escaped(text))
         case .error(let text): .error(TerminalText.escaped(text))
         case .prompt(let text): .prompt(TerminalText.escaped(text))
+        case .live(let lines): .live(lines.map(TerminalText.escaped))
         }
     }
 }

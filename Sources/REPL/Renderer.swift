@@ -44,16 +44,50 @@ public enum Renderer {
         "searching \(describe(query))…"
     }
 
-    /// The line before the first page: `results for "focus": 5 products`.
-    public static func searchHeader(_ results: SearchResults) -> String {
-        let count = results.totalCount.map { "\($0) product" + ($0 == 1 ? "" : "s") } ?? "products"
-        return "results for \(describe(results.query)): \(count)"
+    /// The line before the first page: `results for "focus": 5 products`. Without a total from the server it
+    /// says what is known: `4+ products` while more pages may follow, the exact count once the last page is
+    /// loaded. A long search text is cut with "…" so the line fits in `width` columns.
+    public static func searchHeader(_ results: SearchResults, width: Int = defaultWidth) -> String {
+        let count = ": " + productCount(results)
+        let subject = TerminalText.escaped(describe(results.query))
+        let room = max(width - DisplayWidth.of("results for ") - DisplayWidth.of(count), 12)
+        return "results for " + cut(subject, room) + count
     }
 
-    /// One product: `  #12  Bentley Focus  Lamborghini  CTS  51.00`.
-    public static func productRow(_ product: Product) -> String {
-        "  " + ("#" + product.id).padding(4) + "  " + product.name.padding(24) + "  " + product.brand.padding(13)
-            + "  " + product.model.padding(14) + "  " + money(product.price).leftPadding(9)
+    /// How many products the results hold, as far as is known: `5 products`, `1 product`, or `4+ products`
+    /// (no total from the server, and more pages may follow).
+    public static func productCount(_ results: SearchResults) -> String {
+        if let total = results.totalCount { return products(total) }
+        if results.isLastPage { return products(results.products.count) }
+        return "\(results.products.count)+ products"
+    }
+
+    /// `1 product`, `3 products`.
+    static func products(_ count: Int) -> String {
+        "\(count) product" + (count == 1 ? "" : "s")
+    }
+
+    /// The terminal width assumed when the output is not a terminal, so piped output is the same everywhere.
+    public static let defaultWidth = 80
+
+    /// The header of the products table, aligned with ``productRow(_:width:)``:
+    /// `  id     name                            brand          model              price`.
+    public static func productTableHeader(width: Int = defaultWidth) -> String {
+        let columns = TableColumns(width: width)
+        return "  " + pad("id", columns.id) + "  " + pad("name", columns.name) + "  " + pad("brand", columns.brand)
+            + "  " + pad("model", columns.model) + "  " + leftPad("price", columns.price)
+    }
+
+    /// One product, in the columns of ``productTableHeader(width:)`` for a terminal `width` columns wide:
+    /// `  #12    Bentley Focus                   Lamborghini    CTS               51.00`. The name (and the brand
+    /// and model) are cut with "…" to fit their column, the price is right-aligned so the decimal points line
+    /// up. Widths are terminal columns (a CJK character or an emoji takes two), and control characters are
+    /// shown escaped (``TerminalText``) before measuring.
+    public static func productRow(_ product: Product, width: Int = defaultWidth) -> String {
+        let columns = TableColumns(width: width)
+        return "  " + pad(TerminalText.escaped("#" + product.id), columns.id) + "  " + fit(product.name, columns.name)
+            + "  " + fit(product.brand, columns.brand) + "  " + fit(product.model, columns.model) + "  "
+            + leftPad(money(product.price), columns.price)
     }
 
     /// The line after a page: where the results stand and whether `:next` has more.
@@ -61,12 +95,19 @@ public enum Renderer {
         let page = results.query.page
         let shown = results.products.count
         guard let total = results.totalCount else {
-            return results.isLastPage ? "page \(page) (last page)" : "page \(page) (:next for more)"
+            return results.isLastPage
+                ? "page \(page), \(shown) of \(shown) shown (last page)"
+                : "page \(page), \(shown) shown (:next for more)"
         }
         let limit = max(results.query.limit, 1)
         let pages = max((total + limit - 1) / limit, 1)
         let position = "page \(page) of \(pages), \(shown) of \(total) shown"
         return results.isLastPage ? position + " (last page)" : position + " (:next for more)"
+    }
+
+    /// The line for `:next` when no more products come: `no more results for "focus" (8 products)`.
+    public static func noMoreResults(_ results: SearchResults) -> String {
+        "no more results for \(describe(results.query)) (\(products(results.totalCount ?? results.products.count)))"
     }
 
     /// The interactive line shown while the next page loads.
@@ -94,7 +135,7 @@ public enum Renderer {
     /// The favourites, one product per line.
     public static func favourites(_ products: [Product]) -> [String] {
         guard !products.isEmpty else { return ["no favourites yet (:fav ID adds a product of the results)"] }
-        return ["favourites: \(products.count)"] + products.map(productRow)
+        return ["favourites: \(products.count)", productTableHeader()] + products.map { productRow($0) }
     }
 
     /// The basket under `title`: one line per product with quantity and subtotal, then the total.
@@ -102,7 +143,8 @@ public enum Renderer {
         guard !basket.isEmpty else { return ["the basket is empty"] }
         return [title]
             + basket.items.map { item in
-                "  " + ("#" + item.product.id).padding(4) + "  " + item.product.name.padding(24) + "  "
+                "  " + pad(TerminalText.escaped("#" + item.product.id), 5) + "  "
+                    + pad(TerminalText.escaped(item.product.name), 24) + "  "
                     + "\(item.quantity) × \(money(item.product.price))".leftPadding(14) + "  "
                     + money(item.subtotal).leftPadding(10)
             } + [basketTotal(basket)]
@@ -154,7 +196,8 @@ public enum Renderer {
             + (filter.map { " matching \"\($0)\"" } ?? "")
         var lines = [header]
         lines += shown.map { row in
-            "  " + row.currency.padding(10) + "  " + "\(row.price)".leftPadding(16) + "  " + row.direction.rawValue
+            "  " + pad(TerminalText.escaped(row.currency), 10) + "  " + "\(row.price)".leftPadding(16) + "  "
+                + row.direction.rawValue
         }
         if rows.count > shown.count {
             lines.append("… \(rows.count - shown.count) more (:prices FILTER narrows the list)")
@@ -177,8 +220,9 @@ public enum Renderer {
         guard !users.isEmpty else { return ["no users"] }
         return ["users: \(users.count)"]
             + users.map { user in
-                "  " + String(user.id).leftPadding(3) + "  " + user.name.padding(24) + "  "
-                    + ("@" + user.username).padding(18) + "  " + user.email.padding(26) + "  " + user.address.city
+                "  " + String(user.id).leftPadding(3) + "  " + pad(TerminalText.escaped(user.name), 24) + "  "
+                    + pad(TerminalText.escaped("@" + user.username), 18) + "  "
+                    + pad(TerminalText.escaped(user.email), 26) + "  " + TerminalText.escaped(user.address.city)
             }
     }
 
@@ -197,5 +241,53 @@ public enum Renderer {
         let parts = "\(rounded)".split(separator: ".", omittingEmptySubsequences: false)
         let fraction = parts.count > 1 ? String(parts[1]) : ""
         return "\(parts[0]).\(fraction.padding(2).replacingOccurrences(of: " ", with: "0"))"
+    }
+
+    // MARK: Columns
+
+    /// The columns of the products table for a terminal `width` columns wide: fixed id, brand, model and
+    /// price columns; the name takes the rest (at least 10), leaving the last column free (a line filling the
+    /// whole width makes some terminals wrap).
+    private struct TableColumns {
+        let id = 5
+        let brand = 13
+        let model = 12
+        let price = 10
+        let name: Int
+
+        init(width: Int) {
+            name = max(width - 1 - (2 + id + 2 + 2 + brand + 2 + model + 2 + price), 10)
+        }
+    }
+
+    /// `text` escaped for the terminal, cut with "…" to `width` terminal columns and padded to exactly `width`.
+    static func fit(_ text: String, _ width: Int) -> String {
+        pad(cut(TerminalText.escaped(text), width), width)
+    }
+
+    /// Escaped `text` cut with "…" to at most `width` terminal columns, never in the middle of an escape
+    /// (`\u{1B}` is kept whole or dropped whole).
+    static func cut(_ text: String, _ width: Int) -> String {
+        let cut = DisplayWidth.truncated(text, toWidth: width)
+        guard cut != text, cut.hasSuffix("…") else { return cut }
+        var kept = cut.dropLast()
+        if let slash = kept.lastIndex(of: "\\"),
+            kept[slash...].dropFirst().allSatisfy({ "u{0123456789ABCDEF".contains($0) })
+        {
+            kept = kept[..<slash]  // the start of an escape, cut before its "}"
+        }
+        return kept + "…"
+    }
+
+    /// `text` padded on the right with spaces to `width` terminal columns (unchanged when wider).
+    static func pad(_ text: String, _ width: Int) -> String {
+        let used = DisplayWidth.of(text)
+        return used >= width ? text : text + String(repeating: " ", count: width - used)
+    }
+
+    /// `text` padded on the left with spaces to `width` terminal columns (unchanged when wider).
+    static func leftPad(_ text: String, _ width: Int) -> String {
+        let used = DisplayWidth.of(text)
+        return used >= width ? text : String(repeating: " ", count: width - used) + text
     }
 }

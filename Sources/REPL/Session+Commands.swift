@@ -10,7 +10,7 @@ extension Session {
         case .help(let topic):
             emit(help(topic).map { .output($0) })
         case .quit:
-            stopReading()
+            quitCommand()
         case .next:
             nextPage()
         case .retry:
@@ -81,7 +81,7 @@ extension Session {
             return
         }
         guard !results.isLastPage else {
-            emit([.error("no more results: page \(results.query.page) is the last page")])
+            emit([.error(Renderer.noMoreResults(results))])
             return
         }
         currentViewModels.search.loadNextPage()
@@ -127,7 +127,19 @@ extension Session {
     }
 
     private func unknownProduct(_ id: String) -> OutputLine {
-        .error("no product #\(id) among the results shown, the favourites or the basket (search for it first)")
+        let id = id.hasPrefix("#") ? String(id.dropFirst()) : id
+        return .error(
+            "no product with id \(id) in the results, the favourites or the basket (search for it first, or check "
+                + "the id)")
+    }
+
+    /// The line for a store error while changing `what`: a refused change (a quantity out of range, say) as
+    /// it is, a file problem as "could not save the basket: …".
+    private func storeFailure(_ error: any Error, saving what: String) -> OutputLine {
+        switch error as? FeatureStoreError {
+        case .invalidQuantity, .quantityTooLarge, .notInBasket: .error("\(error)")
+        default: .error("could not save \(what): \(error)")
+        }
     }
 
     private func favourite(_ action: Command.FavouriteAction) {
@@ -145,13 +157,13 @@ extension Session {
             case .remove(let id):
                 let id = id.hasPrefix("#") ? String(id.dropFirst()) : id
                 guard let product = featureStore.snapshot.favourites.first(where: { $0.id == id }) else {
-                    return emit([.error("product #\(id) is not a favourite")])
+                    return emit([.error("product \(id) is not a favourite (:favs lists them)")])
                 }
                 try search.removeFavourite(productID: product.id)
                 emit([.output("removed #\(product.id) \(product.name) from the favourites")])
             }
         } catch {
-            emit([.error("could not save the favourites: \(error)")])
+            emit([storeFailure(error, saving: "the favourites")])
         }
     }
 
@@ -181,7 +193,7 @@ extension Session {
                 emit(Renderer.basket(bought, title: "checked out:").map { .output($0) })
             }
         } catch {
-            emit([.error("could not save the basket: \(error)")])
+            emit([storeFailure(error, saving: "the basket")])
         }
     }
 
@@ -191,7 +203,9 @@ extension Session {
     }
 
     private func notInBasket(_ id: String) -> OutputLine {
-        .error("product #\(id.hasPrefix("#") ? String(id.dropFirst()) : id) is not in the basket")
+        .error(
+            "product \(id.hasPrefix("#") ? String(id.dropFirst()) : id) is not in the basket (:cart lists what is "
+                + "in it)")
     }
 
     private func basketTotal() -> String {
@@ -226,7 +240,8 @@ extension Session {
         let set: ViewModelSet
         do {
             set = try ViewModelSet(
-                source: source, clients: clientFactory, store: featureStore, scheduler: sessionScheduler)
+                source: source, clients: clientFactory, store: featureStore, scheduler: sessionScheduler,
+                requestTimeout: requestTimeout)
         } catch {
             emit([.error("could not use \(source): \(error) (still using \(currentViewModels.source))")])
             return

@@ -9,14 +9,24 @@ import Streams
 ///   line is a search text sent to `ProductSearchViewModel.search(_:)`, so lines typed or piped quickly are
 ///   debounced (500 ms) into one search for the last text.
 /// - Order: lines run in order. A search line runs at once; a command (or a line that cannot be understood)
-///   waits until earlier work has settled — the debounced search and its answer, a page, a fetch, a list —
-///   so a script's `:next` pages the results of the line before it, and output never interleaves.
+///   waits until earlier work has settled — the search and its answer, a page, a fetch, a list — so a script's
+///   `:next` pages the results of the line before it, and output never interleaves. A command does not wait out
+///   the debounce: when it comes after a search still being debounced, the search runs at once
+///   (`ProductSearchViewModel.submit()`), so a script of 10,000 mixed lines runs in seconds.
+/// - Interactive mode (``typing(_:)``): each edit of the line being typed feeds the search view model's
+///   debounce; the results of what is typed are published as ``OutputLine/live(_:)`` lines, replaced as they
+///   change. ``interrupt()`` cancels what is in flight; ``quit()``, `:quit` and Ctrl-D end at once, cancelling
+///   requests in flight. ``completions(for:)`` completes commands and their arguments.
+/// - Time limits: every request fails with a timeout after `timeout` (which cancels it), and a command waits
+///   at most `timeout` for its answer, then says so and goes on.
+/// - Failures: every `.error` line counts (``failureCount``); with `bail` the session stops reading at the first
+///   and ends once pending work has settled. Piped `streams-repl` exits 1 when ``hadFailure``.
 /// - Output: ``output`` publishes ``OutputLine``s: results on `.output`, problems on `.error` (the session
 ///   goes on), and in interactive mode a banner, a `.prompt` whenever the session waits for input, and state
 ///   lines ("searching…"). Piped (not interactive): only results and errors, so scripts see stable output.
 ///   Every line is escaped for the terminal (``TerminalText``): text from the server, the store or the input
 ///   shows control characters and bidirectional overrides as `\u{XX}`, never acts on them.
-/// - End: when the input finishes (or `:quit` runs), the session finishes pending work — the last debounced
+/// - End: when the input finishes (or `:quit` runs in piped mode), the session finishes pending work — the last debounced
 ///   search and its answer, requests in flight (store writes are synchronous) — then ``output`` finishes.
 ///   ``isIdle`` tells whether everything has settled.
 /// - Threading: input, view-model outputs and timers are all received on `scheduler` (`receive(on:)`), so the
@@ -44,13 +54,13 @@ public final class Session: @unchecked Sendable {
     private let idleSubject = CurrentValueSubject<Bool, Never>(true)
     private let inputSubscription = Locked<AnyCancellable?>(nil)
     private let viewModelSubscriptions = Locked<[String: AnyCancellable]>([:])
-    private let answerTimeout: Duration
+    private let timeout: Duration
+    private let bail: Bool
     /// The latest wait of each command (`:fetch`, `:prices`…), so an old wait's deadline ignores a newer wait.
     private let answerWaits = Locked<[String: Int]>([:])
 
-    /// How long a command waits for its answer by default: 150 s, longer than any request with its retries
-    /// takes (a 30 s deadline per attempt; the price list makes up to 4 attempts with 3.5 s of back-off).
-    public static let defaultAnswerTimeout: Duration = .seconds(150)
+    /// How long a request, and a command waiting for its answer, may take by default: 5 s (`--timeout`).
+    public static let defaultTimeout: Duration = .seconds(5)
 
     /// A session reading `input`, keeping favourites, basket and count in `store`, timing on `scheduler`,
     /// with its data from `source`.
@@ -63,23 +73,28 @@ public final class Session: @unchecked Sendable {
     ///   - isInteractive: whether a person types (stdin is a terminal): adds the banner, the prompt and
     ///     state lines.
     ///   - clients: makes the network client of each source.
-    ///   - answerTimeout: how long a command (`:fetch`, `:prices`, `:refresh`, `:users`) waits for its answer on
-    ///     `scheduler`; then it prints one line saying no answer came and the session goes on. A safety net: every
-    ///     request has its own deadline, so the answer (or its failure) normally comes well before.
+    ///   - timeout: how long each request may take (then it is cancelled and fails with a timeout), and how long
+    ///     a command (`:fetch`, `:prices`, `:refresh`, `:users`) waits for its answer on `scheduler` (then it
+    ///     prints one line saying no answer came, cancels the request and the session goes on). Retries of the
+    ///     price list fit in the same wait.
+    ///   - bail: stop reading at the first problem (`.error` line), as `--bail` asks.
     /// - Throws: when the client for `source` cannot be made (e.g. the bundled data is unreadable): a fatal
     ///   error, nothing can work.
     public init(
         input: some Publisher<InputLine, Never>, store: FeatureStore, scheduler: any Scheduler,
         source: DataSource = .local, isInteractive: Bool = false, clients: ClientFactory = .live,
-        answerTimeout: Duration = Session.defaultAnswerTimeout
+        timeout: Duration = Session.defaultTimeout, bail: Bool = false
     ) throws {
-        self.answerTimeout = answerTimeout
+        self.timeout = timeout
+        self.bail = bail
         self.input = input.eraseToAnyPublisher()
         self.store = store
         self.scheduler = scheduler
         self.clients = clients
         self.isInteractive = isInteractive
-        viewModels = Locked(try ViewModelSet(source: source, clients: clients, store: store, scheduler: scheduler))
+        viewModels = Locked(
+            try ViewModelSet(
+                source: source, clients: clients, store: store, scheduler: scheduler, requestTimeout: timeout))
     }
 
     deinit {
@@ -97,6 +112,15 @@ public final class Session: @unchecked Sendable {
 
     /// The data source in use.
     public var source: DataSource { viewModels.withLock { $0.source } }
+
+    /// How many problems were reported so far (each `.error` line counts once).
+    public var failureCount: Int { state.withLock { $0.failureCount } }
+
+    /// Whether any problem was reported (piped `streams-repl` then exits 1).
+    public var hadFailure: Bool { failureCount > 0 }
+
+    /// How long a request and a command's wait for its answer may take.
+    var requestTimeout: Duration { timeout }
 
     /// Starts: prints the banner (interactive), subscribes to the view models and then to the input.
     public func start() {
@@ -133,6 +157,11 @@ public final class Session: @unchecked Sendable {
 
     /// Runs the next line if it may run now, then decides whether to prompt or end. One line per turn, so the
     /// states a line causes are received (they are queued on the scheduler first) before the next line runs.
+    /// Schedules a turn (for extensions: after a change that may let a line run or the session end).
+    func requestTurn() {
+        scheduleTurn()
+    }
+
     private func scheduleTurn() {
         let schedule = state.withLock { state -> Bool in
             guard !state.isTurnScheduled, !state.hasEnded else { return false }
@@ -145,21 +174,26 @@ public final class Session: @unchecked Sendable {
     private func turn() {
         enum Step {
             case run(InputLine)
-            case end(interactive: Bool)
+            case end
             case prompt
             case wait
+            /// A command (or the end of the input) waits for a search still being debounced: search now.
+            case submitSearch
         }
         let step = state.withLock { state -> Step in
             state.isTurnScheduled = false
-            if let line = state.pending.first, state.isSettled || Self.runsAtOnce(line) {
+            if let line = state.pending.first, state.isSettled || runsAtOnce(line) {
                 state.pending.removeFirst()
                 return .run(line)
+            }
+            if !state.isQuitting, !state.isSearchSettled, !state.pending.isEmpty || state.inputEnded {
+                return .submitSearch
             }
             guard state.isIdle else { return .wait }
             if state.inputEnded {
                 guard !state.hasEnded else { return .wait }
                 state.hasEnded = true
-                return .end(interactive: state.isPromptShown)
+                return .end
             }
             guard isInteractive, !state.isPromptShown else { return .wait }
             state.isPromptShown = true
@@ -169,23 +203,30 @@ public final class Session: @unchecked Sendable {
         case .run(let line):
             run(line)
             scheduleTurn()
-        case .end(let interactive):
+        case .end:
             publishIdle()
-            if interactive { emit([.output("")]) }
             inputSubscription.withLock { $0 }?.cancel()
             outputSubject.send(completion: .finished)
         case .prompt:
             emit([.prompt(Self.prompt)])
         case .wait:
             break
+        case .submitSearch:
+            // Searching the text typed so far now (an already searched text is not searched again).
+            viewModels.withLock { $0 }.search.submit()
         }
         publishIdle()
     }
 
-    /// Whether `line` runs without waiting for earlier work: search text and blank lines.
-    private static func runsAtOnce(_ line: InputLine) -> Bool {
+    /// Whether `line` runs without waiting for earlier work: search text and blank lines, and in interactive
+    /// mode `:quit` (a person leaving does not wait for a hung server).
+    private func runsAtOnce(_ line: InputLine) -> Bool {
         guard case .text(let text) = line else { return false }
-        return !text.trimmingCharacters(in: .whitespaces).hasPrefix(":")
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if !trimmed.hasPrefix(":") { return true }
+        guard isInteractive, let command = try? CommandParser.parse(trimmed), case .command(.quit) = command
+        else { return false }
+        return true
     }
 
     private func run(_ line: InputLine) {
@@ -212,6 +253,9 @@ public final class Session: @unchecked Sendable {
             state.withLock { state in
                 state.history.append(text)
                 state.typedText = search.trimmingCharacters(in: .whitespacesAndNewlines)
+                // Interactive: Enter moved the live lines into the scrollback; the next ones are drawn anew.
+                state.shownLive = []
+                state.isLiveHidden = false
             }
             viewModels.withLock { $0 }.search.search(search)
         case .command(let command):
@@ -225,7 +269,7 @@ public final class Session: @unchecked Sendable {
     /// Subscribes to the search and counter outputs of `set` (prices and users load when asked for).
     func subscribe(to set: ViewModelSet) {
         let search = set.search.state.receive(on: scheduler).sink { [weak self] next in
-            self?.changed { $0.searchChanged(to: next, interactive: $1) }
+            self?.searchChanged(to: next)
         }
         let counter = set.counter.state.receive(on: scheduler).sink { [weak self] next in
             self?.changed { $0.counterChanged(to: next, interactive: $1) }
@@ -276,7 +320,7 @@ public final class Session: @unchecked Sendable {
             waits[command, default: 0] += 1
             return waits[command, default: 0]
         }
-        _ = scheduler.schedule(afterDelay: answerTimeout) { [weak self] in
+        _ = scheduler.schedule(afterDelay: timeout) { [weak self] in
             self?.answerTimedOut(command, awaiting, wait: wait)
         }
     }
@@ -289,16 +333,35 @@ public final class Session: @unchecked Sendable {
             return true
         }
         guard gaveUp else { return }
-        emit([.error(Self.noAnswer(to: command, after: answerTimeout))])
+        emit([.error(Self.noAnswer(to: command, after: timeout))])
+        let set = currentViewModels
+        switch command {
+        case ":fetch": set.counter.cancel()
+        case ":users": set.users.cancel()
+        default: set.prices.cancel()
+        }
         scheduleTurn()
     }
 
     /// The line printed when `command` got no answer within `timeout`, e.g. "no answer to :refresh within
-    /// 150 s; going on without it (check that the server is running, then try again)".
+    /// 5 s; going on without it (check that the server is running, or allow more time with --timeout)".
     static func noAnswer(to command: String, after timeout: Duration) -> String {
         let seconds = timeout.components.seconds + (timeout.components.attoseconds > 0 ? 1 : 0)
         return "no answer to \(command) within \(seconds) s; going on without it "
-            + "(check that the server is running, then try again)"
+            + "(check that the server is running, or allow more time with --timeout)"
+    }
+
+    /// A new search state: printed as results lines (piped), or as the live lines under the input line
+    /// (interactive).
+    private func searchChanged(to next: SearchState) {
+        guard isInteractive else { return changed { $0.searchChanged(to: next, interactive: $1) } }
+        let live = state.withLock { state -> [String]? in
+            _ = state.searchChanged(to: next, interactive: true)
+            state.rememberBrands(of: next)
+            return state.liveChange()
+        }
+        if let live { emit([.live(live)]) }
+        scheduleTurn()
     }
 
     /// Applies a view-model change to the state, prints what it decides, and lets the next line run.
@@ -350,6 +413,14 @@ public final class Session: @unchecked Sendable {
     /// escaped here (``OutputLine/escaped``) — product names, server messages, echoed input, stored favourites
     /// alike — and none can reach the terminal with a control sequence in it.
     func emit(_ lines: [OutputLine]) {
+        let failures = lines.count { if case .error = $0 { true } else { false } }
+        if failures > 0 {
+            let first = state.withLock { state -> Bool in
+                state.failureCount += failures
+                return state.failureCount == failures
+            }
+            if bail, first { stopReading() }
+        }
         for line in lines { outputSubject.send(line.escaped) }
     }
 

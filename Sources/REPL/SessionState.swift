@@ -20,6 +20,9 @@ struct SessionState {
     var counter: FetchCounterState?
     var prices: PriceListState?
     var users: UsersState?
+    /// The terminal's width in columns, for the products table (``Renderer/defaultWidth`` when not a terminal,
+    /// so piped output is the same everywhere).
+    var width = Renderer.defaultWidth
     /// The results printed so far: their query (any page) and how many products were printed.
     var printedResults: (query: ProductQuery, count: Int)?
     /// Answers a command is waiting for (the command's output is printed when they arrive).
@@ -34,6 +37,16 @@ struct SessionState {
     var isPromptShown = false
     /// Whether a turn of ``Session`` is scheduled.
     var isTurnScheduled = false
+    /// Whether the session is quitting at once (`:quit` or Ctrl-D in interactive mode): nothing is waited for.
+    var isQuitting = false
+    /// Interactive: whether the results under the input line are hidden (the line was emptied).
+    var isLiveHidden = false
+    /// Interactive: the live lines last published (a change that shows the same lines publishes nothing).
+    var shownLive: [String] = []
+    /// How many problems were reported (`.error` lines); piped mode exits 1 when there was any.
+    var failureCount = 0
+    /// The brands of every product shown so far (Tab completes `:brand` with them).
+    var knownBrands: Set<String> = []
 
     /// Whether the search shows the answer to the last text typed (or nothing was typed), with nothing
     /// loading.
@@ -55,7 +68,7 @@ struct SessionState {
 
     /// Whether no work is in flight (lines may be pending).
     var isSettled: Bool {
-        isSearchSettled && !awaitingFetch && !awaitingPrices && !awaitingUsers
+        isQuitting || (isSearchSettled && !awaitingFetch && !awaitingPrices && !awaitingUsers)
     }
 
     /// Whether `query` is the search of the last typed text (any sort, filter or page).
@@ -104,11 +117,20 @@ struct SessionState {
         {
             printed = earlier.count
         } else {
-            lines.append(.output(Renderer.searchHeader(results)))
+            lines.append(.output(Renderer.searchHeader(results, width: width)))
+            lines.append(.output(Renderer.productTableHeader(width: width)))
         }
         let newRows = results.products.dropFirst(printed)
-        lines += newRows.map { .output(Renderer.productRow($0)) }
-        if !newRows.isEmpty || printed == 0 { lines.append(.output(Renderer.pageFooter(results))) }
+        lines += newRows.map { .output(Renderer.productRow($0, width: width)) }
+        if !newRows.isEmpty || printed == 0 {
+            lines.append(.output(Renderer.pageFooter(results)))
+        } else if case .results(let earlier) = previous, earlier.isLoadingNextPage, !results.isLoadingNextPage,
+            results.nextPageError == nil
+        {
+            // The next page brought nothing new (an empty page after a full last page, when the server sends
+            // no total): say so, rather than print nothing.
+            lines.append(.output(results.isLastPage ? Renderer.noMoreResults(results) : Renderer.pageFooter(results)))
+        }
         printedResults = (results.query, results.products.count)
         if results.isLoadingNextPage, interactive {
             lines.append(.output(Renderer.loadingNextPage(results)))

@@ -24,6 +24,8 @@ public enum StartupMessage {
                 "the store file \(path) is unreadable (\(reason)); it was moved to \(movedTo), so the next start "
                 + "begins with an empty store — to restore it instead, repair that file and move it back: "
                 + "mv \(shellQuoted(movedTo)) \(shellQuoted(path))"
+        case .unreadableFile:
+            text = "\(error)"
         case .unsupportedVersion, .writeFailed, .storeLocked, .fileTooLarge, .danglingLink:
             text = "cannot use the data directory \(directory.path): \(error) (choose another with --data-dir PATH)"
         case .invalidQuantity, .quantityTooLarge, .notInBasket:

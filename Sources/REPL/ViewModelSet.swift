@@ -12,12 +12,18 @@ final class ViewModelSet: Sendable {
     let prices: PriceListViewModel
     let users: UsersViewModel
 
-    init(source: DataSource, clients: ClientFactory, store: FeatureStore, scheduler: any Scheduler) throws {
-        let (client, baseURL) = try clients.connection(to: source)
+    /// The view models of `source`; every request of theirs fails with a timeout after `requestTimeout`.
+    init(
+        source: DataSource, clients: ClientFactory, store: FeatureStore, scheduler: any Scheduler,
+        requestTimeout: Duration
+    ) throws {
+        let (unlimited, baseURL) = try clients.connection(to: source)
+        let client = TimeLimitedClient(unlimited, limit: requestTimeout, scheduler: scheduler)
         self.source = source
         search = ProductSearchViewModel(
             catalog: NetworkProductCatalog(client: client, baseURL: baseURL), store: store, scheduler: scheduler)
-        counter = FetchCounterViewModel(client: client, baseURL: baseURL, store: store, scheduler: scheduler)
+        counter = FetchCounterViewModel(
+            client: client, baseURL: baseURL, store: store, scheduler: scheduler, requestTimeout: requestTimeout)
         prices = PriceListViewModel(client: client, baseURL: baseURL, scheduler: scheduler)
         users = UsersViewModel(client: client, baseURL: baseURL)
     }

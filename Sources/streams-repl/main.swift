@@ -75,7 +75,8 @@ func runREPL() -> Never {
 
     signal(SIGPIPE, SIG_IGN)
     let queue = DispatchQueue(label: "streams-repl.session")
-    let isInteractive = isatty(STDIN_FILENO) == 1
+    // Interactive when a person types and reads: stdin and stdout are both terminals.
+    let isInteractive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
     let lines = PassthroughSubject<InputLine, Never>()
 
     // Another streams-repl holding the store's lock: say so on stderr and wait (bounded; Ctrl-C still works:
@@ -95,33 +96,37 @@ func runREPL() -> Never {
     do {
         session = try Session(
             input: lines, store: store, scheduler: queue, source: options.server.map { .remote($0) } ?? .local,
-            isInteractive: isInteractive)
+            isInteractive: isInteractive, timeout: options.timeout, bail: options.bail)
     } catch {
         _ = writeText(StartupMessage.session(error) + "\n", to: STDERR_FILENO)
         exit(1)
     }
 
+    if isInteractive {
+        runInteractive(session: session, lines: lines, dataDirectory: options.dataDirectory)
+    } else {
+        runPiped(session: session, lines: lines)
+    }
+}
+
+/// Piped mode: lines from stdin, results on stdout, problems on stderr; exit status 1 when any line failed.
+func runPiped(session: Session, lines: PassthroughSubject<InputLine, Never>) -> Never {
     // The session escapes every line it publishes (TerminalText), so outside text is printed safely here.
     let printing = session.output.sink(
-        receiveCompletion: { _ in exit(0) },
+        receiveCompletion: { [session] _ in exit(session.hadFailure ? 1 : 0) },
         receiveValue: { line in
             switch line {
             case .output(let text): show(text + "\n", on: STDOUT_FILENO)
             case .error(let text): show(text + "\n", on: STDERR_FILENO)
             case .prompt(let text): show(text, on: STDOUT_FILENO)
+            case .live: break  // only in interactive mode
             }
         })
 
-    // Ctrl-C: the store is written synchronously and atomically, so leaving at once loses nothing. Handled on
-    // its own queue, so it works while the session's queue waits (for the store's lock, say).
-    signal(SIGINT, SIG_IGN)
-    let interrupt = DispatchSource.makeSignalSource(
-        signal: SIGINT, queue: DispatchQueue(label: "streams-repl.interrupt"))
-    interrupt.setEventHandler {
-        if isInteractive { _ = writeText("\n", to: STDOUT_FILENO) }
-        exit(130)
-    }
-    interrupt.resume()
+    // Ctrl-C (stdin is not a terminal, but a person may still press it): the store is written synchronously and
+    // atomically, so leaving at once loses nothing. Handled on its own queue, so it works while the session's
+    // queue waits (for the store's lock, say).
+    let signals = handleSignals([SIGINT, SIGTERM, SIGHUP]) { signal in exit(128 + signal) }
 
     session.start()
 
@@ -140,8 +145,76 @@ func runREPL() -> Never {
     }
     reader.start()
 
-    withExtendedLifetime((printing, interrupt, session)) {
+    withExtendedLifetime((printing, signals, session)) {
         dispatchMain()
+    }
+}
+
+/// Interactive mode: the line editor in raw mode, search as you type, output above the prompt.
+func runInteractive(session: Session, lines: PassthroughSubject<InputLine, Never>, dataDirectory: URL) -> Never {
+    guard TerminalMode.enterRawMode(STDIN_FILENO) else {
+        runPiped(session: session, lines: lines)
+    }
+    let size = TerminalMode.windowSize(STDOUT_FILENO) ?? (80, 24)
+    let terminal = InteractiveTerminal(
+        session: session, scheduler: DispatchQueue(label: "streams-repl.terminal"), width: size.width,
+        height: size.height, history: HistoryFile(url: dataDirectory.appendingPathComponent("history")),
+        submit: { lines.send(.text($0)) }, write: { show($0, on: STDOUT_FILENO) })
+
+    let printing = session.output.sink(
+        receiveCompletion: { _ in
+            terminal.finish {
+                TerminalMode.restore()
+                exit(0)
+            }
+        },
+        receiveValue: { terminal.show($0) })
+
+    // SIGTERM, SIGHUP, and SIGINT sent by another program (Ctrl-C itself arrives as a key in raw mode): restore
+    // the terminal, then leave (the store is written synchronously and atomically, so nothing is lost).
+    let signals = handleSignals([SIGINT, SIGTERM, SIGHUP]) { signal in
+        TerminalMode.restore()
+        _ = writeText("\n", to: STDOUT_FILENO)
+        exit(128 + signal)
+    }
+    let resizing = handleSignals([SIGWINCH]) { _ in
+        if let size = TerminalMode.windowSize(STDOUT_FILENO) { terminal.resize(width: size.width, height: size.height) }
+    }
+
+    session.start()
+    terminal.start()
+
+    // Keys are read on their own thread. A lone ESC is the Escape key when nothing follows it within 50 ms.
+    let reader = Thread {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            terminal.receive(Array(buffer[..<count]))
+            if buffer[count - 1] == 0x1B {
+                var descriptor = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+                if poll(&descriptor, 1, 50) == 0 { terminal.flushPendingEscape() }
+            }
+        }
+        session.quit()  // the terminal went away
+    }
+    reader.start()
+
+    withExtendedLifetime((printing, signals, resizing, session, terminal)) {
+        dispatchMain()
+    }
+}
+
+/// Runs `handler` on its own queue when one of `signals` arrives (instead of the default action).
+func handleSignals(_ signals: [Int32], handler: @escaping @Sendable (Int32) -> Void) -> [any DispatchSourceSignal] {
+    let queue = DispatchQueue(label: "streams-repl.signals")
+    return signals.map { number in
+        signal(number, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+        source.setEventHandler { handler(number) }
+        source.resume()
+        return source
     }
 }
 

@@ -41,23 +41,31 @@ import Testing
         (":favz", "unknown command ':favz' (did you mean :fav? type :help for the list)"),
         (":", "unknown command ':' (type :help for the list)"),
         (":quit now", ":quit takes no arguments (usage: :quit)"),
-        (":sort", "wrong arguments for :sort (usage: :sort price|price-desc|newest|oldest|none)"),
+        (":sort", "usage: :sort price|price-desc|newest|oldest|none (one order, e.g. :sort price)"),
         (":sort cheap", "unknown sort 'cheap' (usage: :sort price|price-desc|newest|oldest|none)"),
-        (":fav", "wrong arguments for :fav (usage: :fav [add|remove] ID)"),
-        (":fav drop 3", "wrong arguments for :fav (usage: :fav [add|remove] ID)"),
-        (":cart add 3 0", "the quantity must be a whole number ≥ 1, not '0'"),
-        (":cart add 3 x", "the quantity must be a whole number ≥ 1, not 'x'"),
-        (":cart quantity 3 -1", "the quantity must be a whole number ≥ 0, not '-1'"),
-        (":cart quantity 3", "wrong arguments for :cart quantity (usage: :cart quantity ID QTY)"),
-        (":cart checkout now", "wrong arguments for :cart checkout (usage: :cart checkout)"),
+        (":fav", "usage: :fav ID, :fav add ID or :fav remove ID (an id from the results, e.g. :fav 3)"),
+        (":fav drop 3", "usage: :fav ID, :fav add ID or :fav remove ID (an id from the results, e.g. :fav 3)"),
+        (":cart add 3 0", "quantity must be a whole number from 1 to 999, got 0"),
+        (":cart add 3 x", "quantity must be a whole number from 1 to 999, got 'x'"),
+        (":cart quantity 3 -1", "quantity must be a whole number from 0 to 999 (0 removes the product), got -1"),
+        (
+            ":cart quantity 3",
+            "usage: :cart quantity ID QTY (an id from :cart and a quantity from 0 to 999, 0 removing it, "
+                + "e.g. :cart quantity 3 2)"
+        ),
+        (":cart checkout now", "usage: :cart checkout (it takes no arguments)"),
         (
             ":cart ad 3",
             "unknown :cart action 'ad' (did you mean add? usage: :cart [show|add|remove|quantity|checkout])"
         ),
-        (":source", "wrong arguments for :source (usage: :source local|URL)"),
+        (
+            ":source",
+            "usage: :source local|URL (local for the bundled data, or a server's address, "
+                + "e.g. :source http://127.0.0.1:8080)"
+        ),
         (":source nowhere", "cannot use 'nowhere' as the source: it does not start with http:// or https:// "
                 + "(usage: :source local|URL, e.g. :source http://127.0.0.1:8080)"),
-        (":help a b", "wrong arguments for :help (usage: :help [COMMAND])"),
+        (":help a b", "usage: :help [COMMAND] (a command's name, e.g. :help cart)"),
         (":help srot", "no command 'srot' to explain (did you mean :sort? type :help for the list)"),
     ])
     func mistakesAreExplained(line: String, message: String) {

@@ -19,7 +19,10 @@ import Testing
     @Test func aProductRowShowsIDNameBrandModelAndPrice() {
         #expect(
             Renderer.productRow(product)
-                == "  #12   Ford Focus                Maserati       CTS                257.50")
+                == "  #12    Ford Focus                     Maserati       CTS               257.50")
+        #expect(
+            Renderer.productTableHeader()
+                == "  id     name                           brand          model              price")
     }
 
     @Test func queriesAreDescribedWithTheirFiltersAndSort() {
@@ -40,10 +43,12 @@ import Testing
         #expect(Renderer.pageFooter(results) == "page 1 of 3, 1 of 9 shown (:next for more)")
         #expect(Renderer.loadingNextPage(results) == "loading page 2…")
         results.totalCount = nil
-        #expect(Renderer.searchHeader(results) == #"results for "x": products"#)
-        #expect(Renderer.pageFooter(results) == "page 1 (:next for more)")
+        #expect(Renderer.searchHeader(results) == #"results for "x": 1+ products"#)
+        #expect(Renderer.pageFooter(results) == "page 1, 1 shown (:next for more)")
         results.isLastPage = true
-        #expect(Renderer.pageFooter(results) == "page 1 (last page)")
+        #expect(Renderer.searchHeader(results) == #"results for "x": 1 product"#)
+        #expect(Renderer.pageFooter(results) == "page 1, 1 of 1 shown (last page)")
+        #expect(Renderer.noMoreResults(results) == #"no more results for "x" (1 product)"#)
         results.totalCount = 1
         #expect(Renderer.searchHeader(results) == #"results for "x": 1 product"#)
         #expect(Renderer.pageFooter(results) == "page 1 of 1, 1 of 1 shown (last page)")
@@ -55,10 +60,13 @@ import Testing
         basket.add(product, quantity: 2)
         #expect(
             Renderer.basket(basket) == [
-                "basket:", "  #12   Ford Focus                    2 × 257.50      515.00", "total 515.00 (2 items)",
+                "basket:", "  #12    Ford Focus                    2 × 257.50      515.00", "total 515.00 (2 items)",
             ])
         #expect(Renderer.favourites([]) == ["no favourites yet (:fav ID adds a product of the results)"])
-        #expect(Renderer.favourites([product]) == ["favourites: 1", Renderer.productRow(product)])
+        #expect(
+            Renderer.favourites([product]) == [
+                "favourites: 1", Renderer.productTableHeader(), Renderer.productRow(product),
+            ])
     }
 
     @Test func counterLines() {

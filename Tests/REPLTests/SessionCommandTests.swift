@@ -13,18 +13,20 @@ import Testing
         #expect(harness.run(":favs").outputs == ["no favourites yet (:fav ID adds a product of the results)"])
         #expect(
             harness.run(":fav 10").errors == [
-                "no product #10 among the results shown, the favourites or the basket (search for it first)"
+                "no product with id 10 in the results, the favourites or the basket (search for it first, or check "
+                    + "the id)"
             ])
         harness.run("ford")
         #expect(harness.run(":fav 10").outputs == ["added #10 Ford Focus to the favourites (1 in all)"])
         #expect(harness.run(":fav add #10").outputs == ["#10 Ford Focus is already a favourite"])
         #expect(
             harness.run(":favs").outputs == [
-                "favourites: 1", "  #10   Ford Focus                Maserati       CTS                257.00",
+                "favourites: 1", Renderer.productTableHeader(),
+                "  #10    Ford Focus                     Maserati       CTS               257.00",
             ])
         #expect(harness.store.snapshot.favourites.map(\.id) == ["10"])
         #expect(harness.run(":fav remove 10").outputs == ["removed #10 Ford Focus from the favourites"])
-        #expect(harness.run(":fav remove 10").errors == ["product #10 is not a favourite"])
+        #expect(harness.run(":fav remove 10").errors == ["product 10 is not a favourite (:favs lists them)"])
         #expect(harness.store.snapshot.favourites.isEmpty)
     }
 
@@ -37,26 +39,27 @@ import Testing
         #expect(
             harness.run(":cart show").outputs == [
                 "basket:",
-                "  #10   Ford Focus                    2 × 257.00      514.00",
-                "  #3    Ford XC90                     1 × 735.00      735.00",
+                "  #10    Ford Focus                    2 × 257.00      514.00",
+                "  #3     Ford XC90                     1 × 735.00      735.00",
                 "total 1249.00 (3 items)",
             ])
         #expect(
             harness.run(":cart quantity 10 1").outputs == ["#10 Ford Focus: quantity 1; basket total 992.00 (2 items)"])
         #expect(harness.run(":cart remove 3").outputs == ["removed #3 Ford XC90; basket total 257.00 (1 item)"])
-        #expect(harness.run(":cart remove 3").errors == ["product #3 is not in the basket"])
-        #expect(harness.run(":cart qty 3 2").errors == ["product #3 is not in the basket"])
+        #expect(harness.run(":cart remove 3").errors == ["product 3 is not in the basket (:cart lists what is in it)"])
+        #expect(harness.run(":cart qty 3 2").errors == ["product 3 is not in the basket (:cart lists what is in it)"])
         #expect(
             harness.run(":cart checkout").outputs == [
                 "checked out:",
-                "  #10   Ford Focus                    1 × 257.00      257.00",
+                "  #10    Ford Focus                    1 × 257.00      257.00",
                 "total 257.00 (1 item)",
             ])
         #expect(harness.store.snapshot.basket.isEmpty)
         #expect(harness.run(":cart checkout").errors == ["the basket is empty: nothing to check out"])
         #expect(
             harness.run(":cart add 99").errors == [
-                "no product #99 among the results shown, the favourites or the basket (search for it first)"
+                "no product with id 99 in the results, the favourites or the basket (search for it first, or check "
+                    + "the id)"
             ])
     }
 
@@ -188,7 +191,7 @@ import Testing
                 "unknown sort 'prise' (did you mean price? usage: :sort price|price-desc|newest|oldest|none)",
                 "unknown :cart action 'chekout' (did you mean checkout? "
                     + "usage: :cart [show|add|remove|quantity|checkout])",
-                "wrong arguments for :cart add (usage: :cart add ID [QTY])",
+                "usage: :cart add ID [QTY] (an id from the results and a quantity from 1 to 999, e.g. :cart add 3 2)",
             ])
         #expect(output.outputs.first == #"results for "focus": 5 products"#)
     }

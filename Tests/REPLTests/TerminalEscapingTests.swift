@@ -141,9 +141,10 @@ import Testing
         }
 
         var texts: [String] {
-            recorder.values.map { line in
+            recorder.values.flatMap { line in
                 switch line {
-                case .output(let text), .error(let text), .prompt(let text): text
+                case .output(let text), .error(let text), .prompt(let text): [text]
+                case .live(let lines): lines  // each live line is printed on its own row
                 }
             }
         }
@@ -177,7 +178,8 @@ import Testing
         // Each field was printed — escaped, not dropped.
         for field in [
             "Evil\(Self.shown) Car", "Brand\(Self.shown)", "Model\(Self.shown)",  // search rows
-            "#7    Saved\(Self.shown)",  // favourites and basket saved by an earlier run, replayed
+            "#7     Saved\(Self.shown)",  // the basket saved by an earlier run, replayed
+            #"#7     Saved\u{1B}]0;pwned\u{07}"#,  // favourites (in the table, the name is cut to fit its column)
             #"results for "evil\#(Self.shown)""#, "no products match",  // echoed search text
             "brand Brand\(Self.shown)", "model Model\(Self.shown)",  // echoed filters
             "Internal Server Error\(Self.shownBeforeCR)",  // an HTML error page (white space made one space)

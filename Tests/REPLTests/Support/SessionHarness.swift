@@ -24,7 +24,10 @@ final class SessionHarness {
     /// While true, making a local client fails (as when the bundled data cannot be read).
     let localIsBroken = Locked(false)
 
-    init(interactive: Bool = false, latency: Duration = .milliseconds(100)) throws {
+    init(
+        interactive: Bool = false, latency: Duration = .milliseconds(100), timeout: Duration = Session.defaultTimeout,
+        bail: Bool = false
+    ) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("repl-session-\(UUID().uuidString)", isDirectory: true)
         store = try FeatureStore(directory: directory)
@@ -42,7 +45,7 @@ final class SessionHarness {
             remote: { _ in remote.client(latency: latency, scheduler: scheduler) })
         session = try Session(
             input: input, store: store, scheduler: scheduler, source: .local, isInteractive: interactive,
-            clients: clients)
+            clients: clients, timeout: timeout, bail: bail)
         recorder = session.output.record(on: scheduler)
         idle = session.isIdle.record(on: scheduler)
         session.start()
@@ -69,6 +72,11 @@ final class SessionHarness {
         for line in lines { input.send(.text(line)) }
         settle()
         return take()
+    }
+
+    /// The live lines last published (interactive), or `nil` when none was.
+    var live: [String]? {
+        recorder.values.reversed().lazy.compactMap { if case .live(let lines) = $0 { lines } else { nil } }.first
     }
 
     /// The output published since the last `take()`.
