@@ -13,7 +13,7 @@ import Streams
 /// paste is switched on (`ESC [ ? 2004 h` on `output`), so a pasted text arrives as one `Key.paste` instead of
 /// keys (a pasted newline does not submit the line); restoring switches it off.
 ///
-/// ``enterRawMode(_:)`` saves the terminal's settings and registers ``restore()`` with `atexit`, so a normal
+/// ``enterRawMode(_:output:)`` saves the terminal's settings and registers ``restore()`` with `atexit`, so a normal
 /// `exit` from anywhere restores the terminal; the REPL also calls ``restore()`` from its SIGTERM, SIGHUP and
 /// SIGINT handlers before exiting. Restoring twice is harmless (the second call does nothing).
 ///
@@ -48,7 +48,7 @@ public enum TerminalMode {
         return true
     }
 
-    /// Restores the settings saved by ``enterRawMode(_:)``; does nothing when raw mode is off.
+    /// Restores the settings saved by ``enterRawMode(_:output:)``; does nothing when raw mode is off.
     public static func restore() {
         guard let (descriptor, output, settings) = saved.withLock({ saved in defer { saved = nil }; return saved })
         else { return }
