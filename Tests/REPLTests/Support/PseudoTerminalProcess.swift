@@ -46,6 +46,10 @@ final class PseudoTerminalProcess: Sendable {
         environment["HOME"] = FileManager.default.temporaryDirectory.path  // never the real user's data
         environment["TERM"] = "xterm"
         environment.removeValue(forKey: "XDG_DATA_HOME")
+        // Under the thread sanitizer, a binary built with it sleeps 1 s at exit (its `atexit_sleep_ms` default)
+        // to let other threads finish: not the program's time, and the quitting tests measure the program's.
+        let sanitizer = environment["TSAN_OPTIONS"].map { $0 + ":" } ?? ""
+        environment["TSAN_OPTIONS"] = sanitizer + "atexit_sleep_ms=0"
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { for pointer in argv + envp { free(pointer) } }
