@@ -88,3 +88,14 @@ public enum Command: Equatable, Sendable {
     /// `:history`: the lines typed so far.
     case history
 }
+
+extension Command {
+    /// Whether the command changes the search results shown (`:next`, `:retry`, `:sort`, `:brand`, `:model`,
+    /// `:clear`, `:source`): in interactive mode its results are then printed into the scrollback.
+    var changesTheResults: Bool {
+        switch self {
+        case .next, .retry, .sort, .brand, .model, .clear, .source: true
+        default: false
+        }
+    }
+}

@@ -20,7 +20,8 @@ public struct CommandHelp: Equatable, Sendable {
     /// Every command, in the order `:help` lists them.
     public static let all: [CommandHelp] = [
         CommandHelp(name: ":help", usage: ":help [COMMAND]", summary: "list the commands, or explain one"),
-        CommandHelp(name: ":quit", aliases: [":q", ":exit"], usage: ":quit", summary: "finish pending work and exit"),
+        CommandHelp(name: ":quit", aliases: [":q", ":exit"], usage: ":quit",
+            summary: "exit (piped: once earlier lines are answered; interactive: at once)"),
         CommandHelp(name: ":next", usage: ":next", summary: "load the next page of results"),
         CommandHelp(name: ":retry", usage: ":retry", summary: "search again after a failed search"),
         CommandHelp(

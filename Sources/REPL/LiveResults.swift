@@ -23,6 +23,7 @@ enum LiveResults {
         case .empty(let query) where state.answersTypedText(query):
             return [Renderer.empty(query)]
         case .failed(let query, let message) where state.answersTypedText(query):
+            if message == ProductSearchViewModel.cancelledMessage { return [Renderer.searchCancelled(query)] }
             return [Renderer.searchFailed(query, message: message)]
         case .hint(let message) where !typed.isEmpty && typed.count < ProductSearchViewModel.minimumSearchLength:
             return [message]

@@ -33,9 +33,13 @@ public struct REPLOptions: Equatable, Sendable {
     /// `streams-repl <version>`, what `--version` prints.
     public static let versionLine = "streams-repl \(version)"
 
-    /// The usage text `--help` prints (and a bad flag prints on stderr).
+    /// The one-line synopsis, the first line of ``usage``; a bad flag prints it on stderr under the problem.
+    public static let synopsis =
+        "usage: streams-repl [--server URL] [--data-dir PATH] [--timeout SECONDS] [--bail] [--help] [--version]"
+
+    /// The usage text `--help` prints.
     public static let usage = """
-        usage: streams-repl [--server URL] [--data-dir PATH] [--timeout SECONDS] [--bail] [--help] [--version]
+        \(synopsis)
 
         A REPL over the Features view models: any line that is not a command searches the products;
         commands start with ':' (type :help for the list).

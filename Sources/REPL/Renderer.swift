@@ -120,6 +120,11 @@ public enum Renderer {
         "no products match \(describe(query))"
     }
 
+    /// The line for a search cancelled with Ctrl-C: `search for "focus" cancelled (:retry to search again)`.
+    public static func searchCancelled(_ query: ProductQuery) -> String {
+        "search for \(describe(query)) cancelled (:retry to search again)"
+    }
+
     /// The stderr line for a failed search.
     public static func searchFailed(_ query: ProductQuery, message: String) -> String {
         "search for \(describe(query)) failed: \(message) (:retry to try again)"
@@ -256,7 +261,8 @@ public enum Renderer {
         let name: Int
 
         init(width: Int) {
-            name = max(width - 1 - (2 + id + 2 + 2 + brand + 2 + model + 2 + price), 10)
+            // The name takes the room left, between 10 and 40 columns (wider only spreads the table out).
+            name = min(max(width - 1 - (2 + id + 2 + 2 + brand + 2 + model + 2 + price), 10), 40)
         }
     }
 

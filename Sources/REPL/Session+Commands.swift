@@ -6,6 +6,7 @@ import Streams
 extension Session {
     /// Runs `command` (the session has settled): prints its answer now, or marks the answer awaited.
     func execute(_ command: Command) {
+        if command.changesTheResults { printSearchFromNow() }
         switch command {
         case .help(let topic):
             emit(help(topic).map { .output($0) })

@@ -19,6 +19,7 @@ extension Session {
                 state.isLiveHidden = true
             } else {
                 state.isLiveHidden = false
+                state.isPrintingSearch = false
                 state.typedText = trimmed
             }
             return state.liveChange()
@@ -38,6 +39,22 @@ extension Session {
             }
             if let live { emit([.live(live)]) }
         }
+    }
+
+    /// Interactive: from now on the search's results are printed into the scrollback (a line was submitted:
+    /// a search, or a command that changes the results); the live lines are cleared, and the results shown
+    /// live so far are printed at once. Does nothing in piped mode or when printing already.
+    func printSearchFromNow() {
+        guard interactive else { return }
+        let lines = withState { state -> [OutputLine]? in
+            guard !state.isPrintingSearch else { return nil }
+            state.isPrintingSearch = true
+            state.printedResults = nil
+            state.shownLive = []
+            return state.searchChanged(to: state.search, interactive: true)
+        }
+        guard let lines else { return }
+        emit([.live([])] + lines)
     }
 
     /// Cancels what is in flight — a search or page loading, a `:fetch`, `:prices`/`:refresh` or `:users` —

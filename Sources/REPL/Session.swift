@@ -182,7 +182,9 @@ public final class Session: @unchecked Sendable {
         }
         let step = state.withLock { state -> Step in
             state.isTurnScheduled = false
-            if let line = state.pending.first, state.isSettled || runsAtOnce(line) {
+            // A search line runs at once, so a burst of them is debounced into one search, unless an answer
+            // to an earlier command is awaited (its output comes first: output keeps the order of the lines).
+            if let line = state.pending.first, state.isSettled || runsAtOnce(line, state) {
                 state.pending.removeFirst()
                 return .run(line)
             }
@@ -218,12 +220,13 @@ public final class Session: @unchecked Sendable {
         publishIdle()
     }
 
-    /// Whether `line` runs without waiting for earlier work: search text and blank lines, and in interactive
-    /// mode `:quit` (a person leaving does not wait for a hung server).
-    private func runsAtOnce(_ line: InputLine) -> Bool {
+    /// Whether `line` runs without waiting for earlier work: search text and blank lines (unless a command's
+    /// answer is awaited: its output comes first), and in interactive mode `:quit` (a person leaving does not
+    /// wait for a hung server).
+    private func runsAtOnce(_ line: InputLine, _ state: SessionState) -> Bool {
         guard case .text(let text) = line else { return false }
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        if !trimmed.hasPrefix(":") { return true }
+        if !trimmed.hasPrefix(":") { return !state.isAwaitingAnswer }
         guard isInteractive, let command = try? CommandParser.parse(trimmed), case .command(.quit) = command
         else { return false }
         return true
@@ -253,11 +256,15 @@ public final class Session: @unchecked Sendable {
             state.withLock { state in
                 state.history.append(text)
                 state.typedText = search.trimmingCharacters(in: .whitespacesAndNewlines)
-                // Interactive: Enter moved the live lines into the scrollback; the next ones are drawn anew.
-                state.shownLive = []
                 state.isLiveHidden = false
             }
-            viewModels.withLock { $0 }.search.search(search)
+            let viewModel = viewModels.withLock { $0 }.search
+            viewModel.search(search)
+            if isInteractive {
+                // Enter: the results go into the scrollback (now if shown already), and search at once.
+                printSearchFromNow()
+                viewModel.submit()
+            }
         case .command(let command):
             state.withLock { $0.history.append(text) }
             execute(command)
@@ -355,12 +362,15 @@ public final class Session: @unchecked Sendable {
     /// (interactive).
     private func searchChanged(to next: SearchState) {
         guard isInteractive else { return changed { $0.searchChanged(to: next, interactive: $1) } }
-        let live = state.withLock { state -> [String]? in
-            _ = state.searchChanged(to: next, interactive: true)
+        let (lines, live) = state.withLock { state -> ([OutputLine], [String]?) in
             state.rememberBrands(of: next)
-            return state.liveChange()
+            if state.isPrintingSearch { return (state.searchChanged(to: next, interactive: true), nil) }
+            _ = state.searchChanged(to: next, interactive: true)
+            state.printedResults = nil  // shown live, not printed
+            return ([], state.liveChange())
         }
         if let live { emit([.live(live)]) }
+        emit(lines)
         scheduleTurn()
     }
 

@@ -43,6 +43,9 @@ struct SessionState {
     var isLiveHidden = false
     /// Interactive: the live lines last published (a change that shows the same lines publishes nothing).
     var shownLive: [String] = []
+    /// Whether search results are printed into the scrollback (piped mode always; interactive mode after a line
+    /// is submitted) rather than shown live under the line being typed (interactive mode while typing).
+    var isPrintingSearch = true
     /// How many problems were reported (`.error` lines); piped mode exits 1 when there was any.
     var failureCount = 0
     /// The brands of every product shown so far (Tab completes `:brand` with them).
@@ -64,6 +67,11 @@ struct SessionState {
     /// Whether nothing is waiting: no line pending, the search settled, no awaited answer.
     var isIdle: Bool {
         pending.isEmpty && isSettled
+    }
+
+    /// Whether a command's answer is awaited (`:fetch`, `:prices`, `:refresh`, `:users`).
+    var isAwaitingAnswer: Bool {
+        !isQuitting && (awaitingFetch || awaitingPrices || awaitingUsers)
     }
 
     /// Whether no work is in flight (lines may be pending).
@@ -100,7 +108,9 @@ struct SessionState {
             return answersTypedText(query) ? [.output(Renderer.empty(query))] : []
         case .failed(let query, let message):
             printedResults = nil
-            return answersTypedText(query) ? [.error(Renderer.searchFailed(query, message: message))] : []
+            guard answersTypedText(query) else { return [] }
+            if message == ProductSearchViewModel.cancelledMessage { return cancelled(Renderer.searchCancelled(query)) }
+            return [.error(Renderer.searchFailed(query, message: message))]
         case .results(let results):
             guard answersTypedText(results.query) else { return [] }
             return resultsLines(results, previous: previous, interactive: interactive)
@@ -157,6 +167,7 @@ struct SessionState {
         guard awaitingFetch else { return [] }
         if next.isLoading { return interactive && !wasLoading ? [.output(Renderer.fetching)] : [] }
         awaitingFetch = false
+        if next.lastError == FetchCounterViewModel.cancelledMessage { return cancelled("the fetch was cancelled") }
         if let error = next.lastError { return [.error(Renderer.fetchFailed(error))] }
         return [.output(Renderer.fetched(next))]
     }
@@ -173,11 +184,18 @@ struct SessionState {
     /// The price list as `:prices` prints it (the rows kept, then the error of a failed refresh).
     func pricesLines(_ state: PriceListState) -> [OutputLine] {
         var lines: [OutputLine] = []
+        if state.error == PriceListViewModel.cancelledMessage { return cancelled("the price refresh was cancelled") }
         if !state.rows.isEmpty || state.error == nil {
             lines += Renderer.prices(state, filter: pricesFilter).map { .output($0) }
         }
         if let error = state.error { lines.append(.error(Renderer.pricesFailed(error))) }
         return lines
+    }
+
+    /// The line saying a request was cancelled (Ctrl-C): what the person asked for, so not a failure; nothing
+    /// while quitting.
+    func cancelled(_ message: String) -> [OutputLine] {
+        isQuitting ? [] : [.output(message)]
     }
 
     /// Records a users state; returns the list (or the failure) once an awaited load completes.
@@ -192,6 +210,7 @@ struct SessionState {
             return Renderer.users(users).map { .output($0) }
         case .failed(let message):
             awaitingUsers = false
+            if message == UsersViewModel.cancelledMessage { return cancelled("loading the users was cancelled") }
             return [.error(Renderer.usersFailed(message))]
         }
     }

@@ -11,7 +11,8 @@ import Foundation
 public enum StartupMessage {
     /// A bad command line: the problem, then the usage (the tool exits 2).
     public static func options(_ error: REPLOptionsError) -> String {
-        TerminalText.escaped("streams-repl: \(error)") + "\n\n" + REPLOptions.usage
+        TerminalText.escaped("streams-repl: \(error)") + "\n" + REPLOptions.synopsis + "\n"
+            + "(streams-repl --help explains every option)"
     }
 
     /// The store in `directory` cannot be opened (the tool exits 1). For a corrupt file: where it was moved,

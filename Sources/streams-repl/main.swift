@@ -159,7 +159,8 @@ func runInteractive(session: Session, lines: PassthroughSubject<InputLine, Never
     let terminal = InteractiveTerminal(
         session: session, scheduler: DispatchQueue(label: "streams-repl.terminal"), width: size.width,
         height: size.height, history: HistoryFile(url: dataDirectory.appendingPathComponent("history")),
-        submit: { lines.send(.text($0)) }, write: { show($0, on: STDOUT_FILENO) })
+        submit: { lines.send(.text($0)) }, write: { show($0, on: STDOUT_FILENO) },
+        suspend: { kill(getpid(), SIGTSTP) })
 
     let printing = session.output.sink(
         receiveCompletion: { _ in
@@ -179,6 +180,22 @@ func runInteractive(session: Session, lines: PassthroughSubject<InputLine, Never
     }
     let resizing = handleSignals([SIGWINCH]) { _ in
         if let size = TerminalMode.windowSize(STDOUT_FILENO) { terminal.resize(width: size.width, height: size.height) }
+    }
+    // Ctrl-Z (a key in raw mode, turned into SIGTSTP by the terminal front end) or SIGTSTP from another program:
+    // give the terminal back as it was, stop; after `fg` (SIGCONT) take it again and redraw.
+    // SIGSTOP stops the process asynchronously (this thread may run on for a moment), so the handler waits for the
+    // SIGCONT that `fg` sends before taking the terminal again.
+    let continued = DispatchSemaphore(value: 0)
+    let continuing = handleSignals([SIGCONT]) { _ in continued.signal() }
+    let suspending = handleSignals([SIGTSTP]) { _ in
+        while continued.wait(timeout: .now()) == .success {}  // forget a SIGCONT that came without a stop
+        TerminalMode.restore()
+        _ = writeText("\n", to: STDOUT_FILENO)
+        kill(getpid(), SIGSTOP)
+        continued.wait()
+        _ = TerminalMode.enterRawMode(STDIN_FILENO)
+        if let size = TerminalMode.windowSize(STDOUT_FILENO) { terminal.resize(width: size.width, height: size.height) }
+        terminal.resumed()
     }
 
     session.start()
@@ -201,7 +218,7 @@ func runInteractive(session: Session, lines: PassthroughSubject<InputLine, Never
     }
     reader.start()
 
-    withExtendedLifetime((printing, signals, resizing, session, terminal)) {
+    withExtendedLifetime((printing, signals, resizing, suspending, continuing, session, terminal)) {
         dispatchMain()
     }
 }

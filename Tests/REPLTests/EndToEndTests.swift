@@ -106,6 +106,7 @@ import Testing
             #expect(run.stdout == "")
             #expect(run.stderr.hasPrefix("streams-repl: "), "\(arguments): \(run.stderr)")
             #expect(run.stderr.contains("usage: streams-repl [--server URL] [--data-dir PATH]"))
+            #expect(run.stderrLines.count == 3, "the problem, the synopsis, where to read more: \(run.stderr)")
         }
         let suggested = try await REPLProcess.run(["--sever", "http://x"])
         #expect(suggested.stderrLines.first == "streams-repl: unknown option '--sever' (did you mean --server?)")

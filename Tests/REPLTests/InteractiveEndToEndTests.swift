@@ -48,6 +48,27 @@ import Testing
         #expect(settings.c_lflag & tcflag_t(ICANON) != 0, "line mode was not restored")
     }
 
+    @Test func ctrlZGivesTheTerminalBackAndFgTakesItAgain() throws {
+        let data = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: data) }
+        let repl = try PseudoTerminalProcess(["--data-dir", data.path])
+        #expect(repl.waitForOutput("> "))
+        repl.type("foc")
+        repl.send([0x1A])  // Ctrl-Z: the program restores the terminal and stops
+        var restored = false
+        for _ in 0..<50 where !restored {
+            restored = repl.terminalSettings().c_lflag & tcflag_t(ICANON) != 0
+            if !restored { usleep(20_000) }
+        }
+        #expect(restored, "the terminal was not given back on Ctrl-Z")
+        let mark = repl.outputCount
+        kill(repl.pid, SIGCONT)  // what the shell's fg sends
+        #expect(repl.waitForOutput("> foc", after: mark), "the line was not redrawn: \(repl.output(after: mark))")
+        #expect(repl.terminalSettings().c_lflag & tcflag_t(ICANON) == 0, "raw mode was not taken again")
+        repl.send([0x15, 0x04])
+        #expect(repl.waitForExit(timeout: .seconds(3)) == 0)
+    }
+
     @Test func upRecallsTheHistoryAcrossRuns() throws {
         let data = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: data) }

@@ -20,7 +20,10 @@ import Testing
         private(set) var screen = VirtualTerminal(width: 60, height: 20)
         let historyURL: URL?
 
-        init(latency: Duration = .milliseconds(100), history: [String]? = nil) throws {
+        init(
+            latency: Duration = .milliseconds(100), history: [String]? = nil,
+            suspend: @escaping @Sendable () -> Void = {}
+        ) throws {
             harness = try SessionHarness(interactive: true, latency: latency)
             if let history {
                 let url = harness.directory.appendingPathComponent("history")
@@ -39,7 +42,7 @@ import Testing
                     submitted.withLock { $0.append(line) }
                     input.send(.text(line))
                 },
-                write: { bytes in written.withLock { $0 += bytes } })
+                write: { bytes in written.withLock { $0 += bytes } }, suspend: suspend)
             self.terminal = terminal
             showing = harness.session.output.sink { terminal.show($0) }
             terminal.start()
@@ -57,6 +60,16 @@ import Testing
         func press(_ bytes: [UInt8]) {
             terminal.receive(bytes)
             harness.scheduler.advance()
+        }
+
+        /// The bytes written since the last call (also drawn on the virtual terminal).
+        func takeBytes() -> String {
+            let bytes = written.withLock { text -> String in
+                defer { text = "" }
+                return text
+            }
+            screen.write(bytes)
+            return bytes
         }
 
         /// The terminal after everything written so far.
@@ -165,5 +178,28 @@ import Testing
         rig.press([0x09])
         rig.type("\r")
         #expect(rig.lines().contains("count 0"))
+    }
+
+    @Test func aBurstOfOutputRedrawsThePromptOnce() throws {
+        let rig = try Rig()
+        rig.type(":help")
+        _ = rig.takeBytes()
+        rig.type("\r")
+        let bytes = rig.takeBytes()
+        // Once for the echoed line, once for the listing (not once per line of it).
+        let redraws = bytes.components(separatedBy: "\r\u{1B}[J").count - 1
+        #expect(redraws == 2, "the help's \(CommandHelp.all.count + 1) lines redrew the block \(redraws) times")
+        #expect(bytes.contains(CommandHelp.listing.last ?? "?"))
+    }
+
+    @Test func ctrlZSuspendsAndResumingRedrawsTheLine() throws {
+        let suspended = Locked(0)
+        let rig = try Rig(suspend: { suspended.withLock { $0 += 1 } })
+        rig.type(":cou")
+        rig.press([0x1A])
+        #expect(suspended.withLock { $0 } == 1)
+        rig.terminal.resumed()
+        rig.harness.scheduler.advance()
+        #expect(rig.lines().last == "> :cou")
     }
 }

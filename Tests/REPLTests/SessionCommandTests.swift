@@ -173,7 +173,7 @@ import Testing
         for help in CommandHelp.all {
             #expect(listing.contains { $0.hasPrefix("  " + help.usage) && $0.hasSuffix(help.summary) })
         }
-        #expect(harness.run(":help quit").outputs == [":quit", "  finish pending work and exit", "  also: :q, :exit"])
+        #expect(harness.run(":help quit").outputs == [":quit", "  exit (piped: once earlier lines are answered; interactive: at once)", "  also: :q, :exit"])
         #expect(
             harness.run(":help :fecth").errors == [
                 "no command ':fecth' to explain (did you mean :fetch? type :help for the list)"

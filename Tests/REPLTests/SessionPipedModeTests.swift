@@ -92,4 +92,14 @@ import Testing
         #expect(harness.outputs.contains { $0.hasPrefix("HTTP 200") }, "\(harness.outputs)")
         #expect(!harness.outputs.contains("count 1"))
     }
+
+    @Test func aSearchAfterACommandWaitingForItsAnswerPrintsAfterThatAnswer() throws {
+        let harness = try SessionHarness(latency: .seconds(1))
+        harness.run(":fetch", "focus", ":users", "bentley")
+        let fetched = try #require(harness.outputs.firstIndex { $0.hasPrefix("HTTP 200") })
+        let focus = try #require(harness.outputs.firstIndex { $0.hasPrefix("results for \"focus\"") })
+        let users = try #require(harness.outputs.firstIndex { $0.hasPrefix("users:") || $0.contains("Leanne") })
+        let bentley = try #require(harness.outputs.firstIndex { $0.hasPrefix("results for \"bentley\"") })
+        #expect(fetched < focus && focus < users && users < bentley, "\(harness.outputs)")
+    }
 }

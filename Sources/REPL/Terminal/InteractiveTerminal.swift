@@ -7,13 +7,17 @@ import Streams
 /// - Every edit of a line that is not a command is passed to ``Session/typing(_:)``, so the search view
 ///   model's own debounce decides when to search as the person types; the session's `.live` lines (the
 ///   results of what is typed) are drawn under the input line and replaced in place.
-/// - Enter submits the line (the `submit` closure); it is echoed into the scrollback with the prompt, and for a search
-///   the results shown are kept there too ("Enter keeps the current results").
+/// - Enter submits the line (the `submit` closure); it is echoed into the scrollback with the prompt. For a search
+///   the live lines are cleared: the session prints the results into the scrollback (as soon as they are
+///   there), so Enter keeps them.
 /// - Output and errors (``show(_:)``) are printed above the prompt, and the prompt with the partial line is
 ///   redrawn under them. A bell is rung for a key that can do nothing.
 /// - Ctrl-C cancels what is in flight (``Session/interrupt()``), else clears the line; on an empty line it
 ///   says how to leave, and a second Ctrl-C there quits. Ctrl-D on an empty line quits (``Session/quit()``).
 ///   Ctrl-L clears the screen. Tab completes commands and their arguments (``Session/completions(for:)``).
+///   Ctrl-Z calls `suspend` (the program restores the terminal and stops; ``resumed()`` redraws after `fg`).
+/// - Output arriving in a burst (a price list, the help) is drawn in one go: lines are queued and the queue is
+///   drawn by one action, so the prompt is not redrawn under every line.
 /// - History: every submitted line is added to the editor's history, saved to the history file (if any) at
 ///   once, so it survives a crash or a kill.
 ///
@@ -40,6 +44,8 @@ public final class InteractiveTerminal: Sendable {
         var isQuitArmed = false
         /// Whether the front end has stopped drawing (the session ended).
         var hasFinished = false
+        /// Session output not drawn yet, in order; drawn together by one scheduled action.
+        var pendingOutput: [OutputLine] = []
     }
 
     private let session: Session
@@ -47,6 +53,7 @@ public final class InteractiveTerminal: Sendable {
     private let historyFile: HistoryFile?
     private let submitLine: @Sendable (String) -> Void
     private let write: @Sendable (String) -> Void
+    private let suspend: @Sendable () -> Void
     /// Guarded by its lock; only read and changed inside work scheduled on `scheduler` (never held while
     /// calling the session or `write`).
     private let state: Locked<State>
@@ -67,10 +74,13 @@ public final class InteractiveTerminal: Sendable {
     ///   - history: where the history is loaded from and saved to; `nil`: kept in memory only.
     ///   - submit: called with each submitted line, to pass it to the session's input.
     ///   - write: called with the bytes to write to the terminal, in order.
+    ///   - suspend: called on Ctrl-Z (the program restores the terminal and stops itself); by default nothing.
     public init(
         session: Session, scheduler: any Scheduler, width: Int, height: Int, history: HistoryFile? = nil,
-        submit: @escaping @Sendable (String) -> Void, write: @escaping @Sendable (String) -> Void
+        submit: @escaping @Sendable (String) -> Void, write: @escaping @Sendable (String) -> Void,
+        suspend: @escaping @Sendable () -> Void = {}
     ) {
+        self.suspend = suspend
         self.session = session
         self.scheduler = scheduler
         self.historyFile = history
@@ -103,23 +113,49 @@ public final class InteractiveTerminal: Sendable {
         }
     }
 
-    /// A line of the session's output.
+    /// A line of the session's output: queued, and drawn with the lines that follow it at once (output and
+    /// errors above the prompt, `.live` lines under it).
     public func show(_ line: OutputLine) {
-        scheduler.schedule { [self] in
-            switch line {
-            case .output(let text), .error(let text):
-                printAbove(text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init))
-            case .live(let lines):
-                let bytes = state.withLock { state -> String in
-                    guard !state.hasFinished else { return "" }
-                    state.screen.setLive(lines)
-                    return state.screen.draw(Self.layout(state))
-                }
-                emit(bytes)
-            case .prompt:
-                break  // the prompt is always drawn
-            }
+        if case .prompt = line { return }  // the prompt is always drawn
+        let isFirst = state.withLock { state -> Bool in
+            state.pendingOutput.append(line)
+            return state.pendingOutput.count == 1
         }
+        if isFirst { scheduler.schedule { [self] in drawPendingOutput() } }
+    }
+
+    /// The terminal was given back after a suspension (`fg`): draws the block anew where the cursor is.
+    public func resumed() {
+        scheduler.schedule { [self] in
+            emit(
+                state.withLock { state in
+                    guard !state.hasFinished else { return "" }
+                    state.screen.forgetDrawing()
+                    return state.screen.draw(Self.layout(state))
+                })
+        }
+    }
+
+    private func drawPendingOutput() {
+        let bytes = state.withLock { state -> String in
+            let lines = state.pendingOutput
+            state.pendingOutput = []
+            guard !state.hasFinished else { return "" }
+            var above: [String] = []
+            for line in lines {
+                switch line {
+                case .output(let text), .error(let text):
+                    above += text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                case .live(let live):
+                    state.screen.setLive(live)
+                case .prompt:
+                    break
+                }
+            }
+            let layout = Self.layout(state)
+            return above.isEmpty ? state.screen.draw(layout) : state.screen.print(above, above: layout)
+        }
+        emit(bytes)
     }
 
     /// The window's new size.
@@ -148,6 +184,7 @@ public final class InteractiveTerminal: Sendable {
     // MARK: Keys
 
     private func handle(_ key: Key) {
+        if key == .control("z") { return suspend() }
         let completions: (String) -> [String] = { [session] in session.completions(for: $0) }
         let (event, text) = state.withLock { state -> (EditorEvent, String) in
             let event = state.editor.handle(key, completions: completions)
@@ -180,12 +217,10 @@ public final class InteractiveTerminal: Sendable {
     private func submitted(_ line: String) {
         let isSearch = !line.trimmingCharacters(in: .whitespaces).hasPrefix(":")
         let (bytes, history) = state.withLock { state -> (String, EditHistory) in
-            var kept = [Self.prompt + TerminalText.escaped(line)]
-            if isSearch, !line.trimmingCharacters(in: .whitespaces).isEmpty {
-                kept += state.screen.live
-                state.screen.setLive([])
-            }
-            return (state.screen.print(kept, above: Self.layout(state)), state.editor.history)
+            // A search's results are printed by the session into the scrollback: the live lines go.
+            if isSearch, !line.trimmingCharacters(in: .whitespaces).isEmpty { state.screen.setLive([]) }
+            let echo = [Self.prompt + TerminalText.escaped(line)]
+            return (state.screen.print(echo, above: Self.layout(state)), state.editor.history)
         }
         emit(bytes)
         if let historyFile {

@@ -24,6 +24,8 @@ import Streams
 public enum TerminalMode {
     /// The descriptor and its settings before raw mode, while raw mode is on.
     private static let saved = Locked<(descriptor: Int32, output: Int32, settings: termios)?>(nil)
+    /// Whether ``restore()`` is registered with `atexit` (once per process, however often raw mode is entered).
+    private static let isRegistered = Locked(false)
 
     /// Switches the terminal on `descriptor` to raw mode and bracketed paste on `output`; `false` (nothing
     /// changed) when it is not a terminal or its settings cannot be read or changed.
@@ -39,11 +41,12 @@ public enum TerminalMode {
             cc[Int(VTIME)] = 0
         }
         guard tcsetattr(descriptor, TCSAFLUSH, &raw) == 0 else { return false }
-        let isFirst = saved.withLock { saved -> Bool in
-            defer { saved = (descriptor, output, original) }
-            return saved == nil
+        saved.withLock { $0 = (descriptor, output, original) }
+        let register = isRegistered.withLock { registered -> Bool in
+            defer { registered = true }
+            return !registered
         }
-        if isFirst { atexit { TerminalMode.restore() } }
+        if register { atexit { TerminalMode.restore() } }
         send(output, bracketedPasteOn)
         return true
     }

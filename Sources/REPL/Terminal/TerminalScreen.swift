@@ -76,6 +76,13 @@ public struct TerminalScreen: Sendable, Equatable {
         return out + block(layout)
     }
 
+    /// Forgets the block drawn last without writing anything (the terminal was used by another program, e.g.
+    /// the shell while suspended): the next drawing starts a new block on the cursor's row.
+    public mutating func forgetDrawing() {
+        drawnRows = 0
+        cursorRow = 0
+    }
+
     /// The bytes that clear the whole window (Ctrl-L) and redraw the block at its top.
     public mutating func clearScreen(_ layout: EditorLayout) -> String {
         drawnRows = 0
