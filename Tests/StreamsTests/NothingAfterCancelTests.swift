@@ -41,6 +41,7 @@ import Testing
         Case(name: "removeDuplicates") { _ in values.removeDuplicates().eraseToAnyPublisher() },
         Case(name: "scan") { _ in values.scan(0) { $1 }.eraseToAnyPublisher() },
         Case(name: "handleEvents") { _ in values.handleEvents().eraseToAnyPublisher() },
+        Case(name: "trace") { values.trace("t", to: TraceLog(), scheduler: $0).eraseToAnyPublisher() },
         Case(name: "prefix(3)") { _ in values.prefix(3).eraseToAnyPublisher() },
         Case(name: "dropFirst(0)") { _ in values.dropFirst(0).eraseToAnyPublisher() },
         Case(name: "collect(1)") { _ in values.collect(1).map { $0[0] }.eraseToAnyPublisher() },

@@ -29,6 +29,7 @@ import Testing
             ("compactMap", subject.compactMap { $0 }.eraseToAnyPublisher()),
             ("collect", subject.collect().map(\.count).eraseToAnyPublisher()),
             ("handleEvents", subject.handleEvents(receiveOutput: { _ in }).eraseToAnyPublisher()),
+            ("trace", subject.trace("t", to: TraceLog(), scheduler: scheduler).eraseToAnyPublisher()),
             ("Deferred", Deferred { Just(1) }.eraseToAnyPublisher()),
             ("switchToLatest", subject.map { Just($0) }.switchToLatest().eraseToAnyPublisher()),
             ("debounce", subject.debounce(for: .seconds(1), scheduler: scheduler).eraseToAnyPublisher()),

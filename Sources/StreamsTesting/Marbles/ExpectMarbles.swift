@@ -12,7 +12,7 @@ import Testing
 /// ```swift
 /// let scheduler = TestScheduler()
 /// let input = try scheduler.hot("-a-b------c|")
-/// expectMarbles(input.debounce(for: scheduler.frames(3), scheduler: scheduler), "------b---c|", on: scheduler)
+/// expectMarbles(input.debounce(for: scheduler.frames(3), scheduler: scheduler), "------b----(c|)", on: scheduler)
 /// ```
 /// - Returns: whether it matched.
 @discardableResult
