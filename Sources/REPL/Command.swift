@@ -87,6 +87,8 @@ public enum Command: Equatable, Sendable {
     case source(DataSource)
     /// `:history`: the lines typed so far.
     case history
+    /// `:trace on|off`: show the search pipeline's events as a marble timeline, or stop.
+    case trace(Bool)
 }
 
 extension Command {

@@ -50,6 +50,7 @@ enum CommandCompletion {
         switch (command, rest.count) {
         case (":sort", 0): return sortKeys
         case (":source", 0): return ["local"]
+        case (":trace", 0): return ["on", "off"]
         case (":help", 0): return CommandHelp.all.map { String($0.name.dropFirst()) }
         case (":fav", 0): return ["add", "remove"]
         case (":fav", 1) where ["add", "remove"].contains(rest[0]): return context.productIDs

@@ -57,6 +57,9 @@ public struct CommandHelp: Equatable, Sendable {
         CommandHelp(
             name: ":source", usage: ":source local|URL", summary: "use the bundled data, or the server at URL"),
         CommandHelp(name: ":history", usage: ":history", summary: "list the lines entered so far"),
+        CommandHelp(
+            name: ":trace", usage: ":trace on|off",
+            summary: "show the search pipeline as a marble timeline (keys, debounced, requests)"),
     ]
 
     /// A command's help.

@@ -84,6 +84,11 @@ public enum CommandParser {
         case ":cart": return .cart(try cart(words, help))
         case ":prices": return .prices(filter: arguments.isEmpty ? nil : arguments)
         case ":source": return .source(try source(words, help))
+        case ":trace":
+            guard words.count == 1, let word = words.first?.lowercased(), word == "on" || word == "off" else {
+                throw usage(help, "on or off, e.g. :trace on")
+            }
+            return .trace(word == "on")
         default:
             guard words.isEmpty else {
                 throw CommandError("\(help.name) takes no arguments (usage: \(help.usage))")

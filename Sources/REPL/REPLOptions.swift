@@ -59,7 +59,8 @@ public struct REPLOptions: Equatable, Sendable {
           the history (kept in the data directory), Ctrl-R searches it; Tab completes commands and their
           arguments. Typing a search shows its results under the line as you type (after a 500 ms pause);
           Enter keeps them. Ctrl-C cancels a request in flight, else clears the line; Ctrl-C twice on an empty
-          line, Ctrl-D on an empty line, or :quit leaves at once. Output never breaks the line being typed.
+          line, Ctrl-D on an empty line, or :quit leaves at once; Ctrl-Z suspends. Output never breaks the
+          line being typed. :trace on draws the search pipeline as a marble timeline.
 
         piped mode (stdin is not a terminal):
           one command or search per line, results on stdout, problems on stderr, in the order of the lines;

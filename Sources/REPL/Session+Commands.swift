@@ -66,6 +66,8 @@ extension Session {
                 history.isEmpty
                     ? [.output("no history yet")]
                     : history.enumerated().map { .output(String($0.offset + 1).leftPadding(4) + "  " + $0.element) })
+        case .trace(let on):
+            setTracing(on)
         }
     }
 
@@ -242,7 +244,7 @@ extension Session {
         do {
             set = try ViewModelSet(
                 source: source, clients: clientFactory, store: featureStore, scheduler: sessionScheduler,
-                requestTimeout: requestTimeout)
+                requestTimeout: requestTimeout, trace: searchTrace)
         } catch {
             emit([.error("could not use \(source): \(error) (still using \(currentViewModels.source))")])
             return

@@ -14,6 +14,12 @@ extension Session {
     private func typed(_ text: String) {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.hasPrefix(":") else { return }
+        if trimmed.isEmpty {
+            searchTrace.removeAll()  // the line was emptied: the next search starts a new timeline
+        } else {
+            currentViewModels.search.search(text)  // its debounce decides when to search
+        }
+        let trace = traceLines()
         let live = withState { state -> [String]? in
             if trimmed.isEmpty {
                 state.isLiveHidden = true
@@ -22,9 +28,8 @@ extension Session {
                 state.isPrintingSearch = false
                 state.typedText = trimmed
             }
-            return state.liveChange()
+            return state.liveChange(trace: trace)
         }
-        if !trimmed.isEmpty { currentViewModels.search.search(text) }
         if let live { emit([.live(live)]) }
     }
 
@@ -33,9 +38,10 @@ extension Session {
     public func resize(width: Int) {
         sessionScheduler.schedule { [weak self] in
             guard let self else { return }
+            let trace = traceLines()
             let live = withState { state -> [String]? in
                 state.width = max(width, 40)
-                return state.liveChange()
+                return state.liveChange(trace: trace)
             }
             if let live { emit([.live(live)]) }
         }
@@ -46,15 +52,16 @@ extension Session {
     /// live so far are printed at once. Does nothing in piped mode or when printing already.
     func printSearchFromNow() {
         guard interactive else { return }
-        let lines = withState { state -> [OutputLine]? in
+        let printed = withState { state -> (lines: [OutputLine], settled: Bool)? in
             guard !state.isPrintingSearch else { return nil }
             state.isPrintingSearch = true
             state.printedResults = nil
             state.shownLive = []
-            return state.searchChanged(to: state.search, interactive: true)
+            return (state.searchChanged(to: state.search, interactive: true), state.isSearchSettled)
         }
-        guard let lines else { return }
-        emit([.live([])] + lines)
+        guard let printed else { return }
+        emit([.live([])] + printed.lines)
+        if printed.settled, !printed.lines.isEmpty { emitTraceAndStartAnew() }
     }
 
     /// Cancels what is in flight — a search or page loading, a `:fetch`, `:prices`/`:refresh` or `:users` —
@@ -123,9 +130,10 @@ extension SessionState {
         }
     }
 
-    /// The live lines to publish now (``LiveResults``), or `nil` when they are the ones shown already.
-    mutating func liveChange() -> [String]? {
-        let lines = LiveResults.lines(for: self)
+    /// The live lines to publish now (``LiveResults``, then `trace`), or `nil` when they are the ones shown
+    /// already.
+    mutating func liveChange(trace: [String]) -> [String]? {
+        let lines = isLiveHidden ? [] : LiveResults.lines(for: self) + trace
         guard lines != shownLive else { return nil }
         shownLive = lines
         return lines

@@ -56,6 +56,8 @@ public final class Session: @unchecked Sendable {
     private let viewModelSubscriptions = Locked<[String: AnyCancellable]>([:])
     private let timeout: Duration
     private let bail: Bool
+    /// The search pipeline's trace (`:trace on|off`): always attached, recording only while on.
+    let searchTrace: TraceLog
     /// The latest wait of each command (`:fetch`, `:prices`…), so an old wait's deadline ignores a newer wait.
     private let answerWaits = Locked<[String: Int]>([:])
 
@@ -92,9 +94,13 @@ public final class Session: @unchecked Sendable {
         self.scheduler = scheduler
         self.clients = clients
         self.isInteractive = isInteractive
+        let trace = TraceLog()
+        trace.isRecording = false
+        searchTrace = trace
         viewModels = Locked(
             try ViewModelSet(
-                source: source, clients: clients, store: store, scheduler: scheduler, requestTimeout: timeout))
+                source: source, clients: clients, store: store, scheduler: scheduler, requestTimeout: timeout,
+                trace: trace))
     }
 
     deinit {
@@ -361,16 +367,21 @@ public final class Session: @unchecked Sendable {
     /// A new search state: printed as results lines (piped), or as the live lines under the input line
     /// (interactive).
     private func searchChanged(to next: SearchState) {
-        guard isInteractive else { return changed { $0.searchChanged(to: next, interactive: $1) } }
-        let (lines, live) = state.withLock { state -> ([OutputLine], [String]?) in
+        let trace = traceLines()
+        let (lines, live, settled) = state.withLock { state -> ([OutputLine], [String]?, Bool) in
             state.rememberBrands(of: next)
-            if state.isPrintingSearch { return (state.searchChanged(to: next, interactive: true), nil) }
+            if !isInteractive || state.isPrintingSearch {
+                let lines = state.searchChanged(to: next, interactive: isInteractive)
+                return (lines, nil, state.isSearchSettled)
+            }
             _ = state.searchChanged(to: next, interactive: true)
             state.printedResults = nil  // shown live, not printed
-            return ([], state.liveChange())
+            return ([], state.liveChange(trace: trace), false)
         }
         if let live { emit([.live(live)]) }
         emit(lines)
+        // Printed results end with the timeline of the search that produced them (`:trace on`).
+        if settled, !lines.isEmpty, !trace.isEmpty { emitTraceAndStartAnew() }
         scheduleTurn()
     }
 

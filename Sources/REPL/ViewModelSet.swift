@@ -12,16 +12,18 @@ final class ViewModelSet: Sendable {
     let prices: PriceListViewModel
     let users: UsersViewModel
 
-    /// The view models of `source`; every request of theirs fails with a timeout after `requestTimeout`.
+    /// The view models of `source`; every request of theirs fails with a timeout after `requestTimeout`; the
+    /// search records its pipeline into `trace` (if given).
     init(
         source: DataSource, clients: ClientFactory, store: FeatureStore, scheduler: any Scheduler,
-        requestTimeout: Duration
+        requestTimeout: Duration, trace: TraceLog? = nil
     ) throws {
         let (unlimited, baseURL) = try clients.connection(to: source)
         let client = TimeLimitedClient(unlimited, limit: requestTimeout, scheduler: scheduler)
         self.source = source
         search = ProductSearchViewModel(
-            catalog: NetworkProductCatalog(client: client, baseURL: baseURL), store: store, scheduler: scheduler)
+            catalog: NetworkProductCatalog(client: client, baseURL: baseURL), store: store, scheduler: scheduler,
+            trace: trace)
         counter = FetchCounterViewModel(
             client: client, baseURL: baseURL, store: store, scheduler: scheduler, requestTimeout: requestTimeout)
         prices = PriceListViewModel(client: client, baseURL: baseURL, scheduler: scheduler)

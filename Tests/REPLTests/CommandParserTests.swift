@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func everyCommandHasAUsageAndASummaryAndIsFoundByItsNames() {
-        #expect(CommandHelp.all.count == 19)
+        #expect(CommandHelp.all.count == 20)
         for help in CommandHelp.all {
             #expect(!help.summary.isEmpty && help.usage.hasPrefix(help.name))
             #expect(CommandHelp.named(help.name) == help)

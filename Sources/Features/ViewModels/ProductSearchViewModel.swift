@@ -51,9 +51,17 @@ public final class ProductSearchViewModel: @unchecked Sendable {
         case cancel
     }
 
-    private enum Outcome {
+    private enum Outcome: CustomStringConvertible {
         case loaded(Request, ProductPage)
         case failed(Request, NetworkError)
+
+        /// How a trace shows it: `4 products`, `failed: the request timed out`.
+        var description: String {
+            switch self {
+            case .loaded(_, let page): "\(page.products.count) product" + (page.products.count == 1 ? "" : "s")
+            case .failed(_, let error): "failed: \(error)"
+            }
+        }
     }
 
     private struct Machine {
@@ -86,7 +94,13 @@ public final class ProductSearchViewModel: @unchecked Sendable {
     ///   - store: the persistent store holding favourites and the basket.
     ///   - scheduler: the scheduler of the 500 ms debounce (a `TestScheduler` in tests).
     ///   - pageSize: products per page (default 4; values below 1 count as 1).
-    public init(catalog: any ProductCatalog, store: FeatureStore, scheduler: any Scheduler, pageSize: Int = 4) {
+    ///   - trace: where to record the pipeline's events, if anywhere (`trace(_:to:scheduler:)` on `scheduler`): the
+    ///     text typed (`keys`), the text settled after the debounce (`debounced`) and each request with its
+    ///     outcome (`request`, one subscription per request: a cancelled one shows its `cancel`).
+    public init(
+        catalog: any ProductCatalog, store: FeatureStore, scheduler: any Scheduler, pageSize: Int = 4,
+        trace: TraceLog? = nil
+    ) {
         self.store = store
         self.pageSize = max(pageSize, 1)
         state = machine.publisher.map(\.search).removeDuplicates().eraseToAnyPublisher()
@@ -94,11 +108,13 @@ public final class ProductSearchViewModel: @unchecked Sendable {
         let settled =
             typedText
             .compactMap { $0 }
+            .trace("keys", to: trace, scheduler: scheduler)
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             .removeDuplicates()
             .debounce(for: Self.debounceInterval, scheduler: scheduler)
             .merge(with: submitted)
             .removeDuplicates()
+            .trace("debounced", to: trace, scheduler: scheduler)
             .sink { [weak self] text in self?.textSettled(text) }
         let responses =
             requestSignals
@@ -108,7 +124,7 @@ public final class ProductSearchViewModel: @unchecked Sendable {
                 return catalog.page(for: request.query)
                     .map { Outcome.loaded(request, $0) }
                     .catch { Just(Outcome.failed(request, $0)) }
-                    .eraseToAnyPublisher()
+                    .trace("request", to: trace, scheduler: scheduler)
             }
             .switchToLatest()
             .sink { [weak self] outcome in self?.apply(outcome) }
