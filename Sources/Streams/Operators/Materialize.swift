@@ -1,0 +1,369 @@
+/// One event of a publisher, as a value: a value, a failure or the end.
+///
+/// ``Publisher/materialize()`` turns a publisher's values and completion into `Event`s, and
+/// ``Publisher/dematerialize()`` turns them back. CombineExt's type, with the same cases.
+///
+/// ```swift
+/// let events: [Event<Int, Never>] = [.value(1), .value(2), .finished]
+/// let c = events.publisher.dematerialize().sink { print($0) }   // 1 2
+/// // The values of a materialized stream (CombineExt's `values()`):
+/// let d = events.publisher.compactMap { if case .value(let v) = $0 { v } else { nil } }.sink { print($0) }
+/// ```
+public enum Event<Output, Failure: Error> {
+    /// A value the publisher delivered.
+    case value(Output)
+    /// The publisher failed with this error.
+    case failure(Failure)
+    /// The publisher finished.
+    case finished
+}
+
+extension Event: Equatable where Output: Equatable, Failure: Equatable {}
+
+extension Event: Sendable where Output: Sendable {}
+
+extension Event: CustomStringConvertible {
+    /// `value(…)`, `failure(…)` or `finished`.
+    public var description: String {
+        switch self {
+        case .value(let value): "value(\(value))"
+        case .failure(let error): "failure(\(error))"
+        case .finished: "finished"
+        }
+    }
+}
+
+/// A type that can be read as an ``Event``: what ``Publisher/dematerialize()`` and ``Publisher/failures()``
+/// accept. ``Event`` is the one conformance the package provides.
+///
+/// ```swift
+/// extension Event: EventConvertible { public var event: Event<Output, Failure> { self } }
+/// ```
+public protocol EventConvertible {
+    /// The value type of the event.
+    associatedtype Output
+    /// The error type of the event.
+    associatedtype Failure: Error
+    /// The event this value stands for.
+    var event: Event<Output, Failure> { get }
+}
+
+extension Event: EventConvertible {
+    /// The event itself.
+    public var event: Event<Output, Failure> { self }
+}
+
+extension Publisher {
+    /// Publishes this publisher's values and completion as ``Event``s, and never fails.
+    ///
+    /// Each value becomes `.value(value)`; the completion becomes a last event, `.finished` or
+    /// `.failure(error)`, followed by `.finished`.
+    /// - Demand: values pass through one for one (downstream requests go upstream unchanged). The
+    ///   completion event needs a unit of demand of its own: if the upstream completes when the downstream
+    ///   has no demand left, the event is held until the downstream requests more, then delivered with the
+    ///   completion that follows it.
+    /// - Threading: synchronous: events are delivered on the thread the upstream completes on, or, for a
+    ///   held completion event, on the thread that requests.
+    /// - Cancellation: cancels the upstream; a held completion event is dropped, nothing is delivered after.
+    ///
+    /// Same as CombineExt's `materialize()`.
+    ///
+    /// ```swift
+    /// let c = fetch().materialize().sink { event in
+    ///     switch event {
+    ///     case .value(let value): show(value)
+    ///     case .failure(let error): showError(error)
+    ///     case .finished: break
+    ///     }
+    /// }
+    /// ```
+    @inlinable
+    public func materialize() -> Publishers.Materialize<Self> {
+        Publishers.Materialize(upstream: self)
+    }
+}
+
+extension Publisher where Output: EventConvertible, Failure == Never {
+    /// Turns a publisher of ``Event``s back into the stream they describe: `.value` events become values,
+    /// a `.failure` event fails and a `.finished` event finishes.
+    ///
+    /// - Demand: passes straight through (one event in per value out; the completion event needs one
+    ///   unit of upstream demand, as it does in ``materialize()``).
+    /// - Completion: on a `.failure` or `.finished` event the upstream is cancelled and the downstream
+    ///   completes once; the upstream's own `.finished` finishes the downstream.
+    /// - Threading: synchronous, on the upstream's thread.
+    ///
+    /// Same as CombineExt's `dematerialize()`.
+    ///
+    /// ```swift
+    /// let c = fetch().materialize().dematerialize().sink(receiveCompletion: { print($0) }) { print($0) }
+    /// ```
+    @inlinable
+    public func dematerialize() -> Publishers.Dematerialize<Self> {
+        Publishers.Dematerialize(upstream: self)
+    }
+
+    /// The failures of a materialized publisher: `.failure` events, unwrapped; value and finished events
+    /// are dropped (the output finishes when the upstream does).
+    ///
+    /// - Demand: as `compactMap`: a dropped event asks the upstream for one more.
+    /// - Threading: synchronous, on the upstream's thread.
+    ///
+    /// Same as CombineExt's `failures()`. CombineExt's companion `values()` is not provided: `values` is
+    /// already the publisher's async sequence (as in Combine); use `compactMap` (see ``Event``) instead.
+    ///
+    /// ```swift
+    /// let c = fetch().materialize().failures().sink { print("failed:", $0) }
+    /// ```
+    @inlinable
+    public func failures() -> Publishers.CompactMap<Self, Output.Failure> {
+        compactMap { element in
+            if case .failure(let error) = element.event { return error }
+            return nil
+        }
+    }
+}
+
+extension Publishers {
+    /// The publisher returned by ``Publisher/materialize()``: see there for the contract.
+    public struct Materialize<Upstream: Publisher>: Publisher {
+        /// Every event of the upstream, as a value.
+        public typealias Output = Event<Upstream.Output, Upstream.Failure>
+        /// Never fails: the upstream's failure is an event.
+        public typealias Failure = Never
+
+        /// The publisher whose events are published.
+        public let upstream: Upstream
+
+        /// Creates the operator.
+        @inlinable
+        public init(upstream: Upstream) {
+            self.upstream = upstream
+        }
+
+        /// Attaches `subscriber`.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Never {
+            upstream.receive(subscriber: MaterializeInner<Upstream.Output, Upstream.Failure, S>(downstream: subscriber))
+        }
+    }
+
+    /// The publisher returned by ``Publisher/dematerialize()``: see there for the contract.
+    public struct Dematerialize<Upstream: Publisher>: Publisher
+    where Upstream.Output: EventConvertible, Upstream.Failure == Never {
+        /// The value type of the events.
+        public typealias Output = Upstream.Output.Output
+        /// The error type of the events.
+        public typealias Failure = Upstream.Output.Failure
+
+        /// The publisher of events.
+        public let upstream: Upstream
+
+        /// Creates the operator.
+        @inlinable
+        public init(upstream: Upstream) {
+            self.upstream = upstream
+        }
+
+        /// Attaches `subscriber`.
+        @inlinable
+        public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
+            upstream.receive(subscriber: DematerializeInner<Upstream.Output, S>(downstream: subscriber))
+        }
+    }
+}
+
+/// `materialize`'s subscriber and subscription. The upstream subscription is held by `link`; `downstream`,
+/// `demand` and `held` are guarded by `lock`.
+@usableFromInline
+final class MaterializeInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription,
+    CustomStringConvertible, @unchecked Sendable
+where Downstream.Input == Event<Input, UpstreamFailure>, Downstream.Failure == Never {
+    @usableFromInline
+    typealias Failure = UpstreamFailure
+
+    @usableFromInline
+    let link = UpstreamLink()
+    /// Guards `downstream`, `demand` and `held` (`@exclusivity(unchecked)`: every access is under it, or in
+    /// `init`). `downstream == nil` means ended.
+    @usableFromInline
+    let lock = Lock()
+    @usableFromInline
+    @exclusivity(unchecked)
+    var downstream: Downstream?
+    /// Requested by the downstream and not yet delivered (guarded by `lock`).
+    @usableFromInline
+    @exclusivity(unchecked)
+    var demand = Subscribers.Demand.none
+    /// The upstream's completion, held until the downstream has demand for its event (guarded by `lock`).
+    @usableFromInline
+    @exclusivity(unchecked)
+    var held: Subscribers.Completion<UpstreamFailure>?
+
+    @inlinable
+    init(downstream: Downstream) {
+        self.downstream = downstream
+    }
+
+    @usableFromInline
+    var description: String { "Materialize" }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        guard link.attach(subscription) else { return }
+        lock.lock()
+        let downstream = self.downstream
+        lock.unlock()
+        downstream?.receive(subscription: self)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        lock.lock()
+        guard let downstream else {
+            lock.unlock()
+            return .none
+        }
+        if demand > .none { demand -= 1 }
+        lock.unlock()
+        let more = downstream.receive(.value(input))
+        if more > .none {
+            lock.lock()
+            if self.downstream != nil { demand += more }
+            lock.unlock()
+        }
+        return more
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<UpstreamFailure>) {
+        guard link.finish() else { return }
+        lock.lock()
+        guard let downstream, demand > .none else {
+            if self.downstream != nil { held = completion }  // delivered by the next request
+            lock.unlock()
+            return
+        }
+        self.downstream = nil
+        lock.unlock()
+        Self.deliver(completion, to: downstream)
+    }
+
+    @inlinable
+    func request(_ more: Subscribers.Demand) {
+        guard more > .none else { return }
+        lock.lock()
+        guard let downstream else { return lock.unlock() }
+        if let held {
+            self.held = nil
+            self.downstream = nil
+            lock.unlock()
+            Self.deliver(held, to: downstream)
+            return
+        }
+        demand += more
+        lock.unlock()
+        link.request(more)
+    }
+
+    @inlinable
+    func cancel() {
+        link.cancel()
+        lock.lock()
+        let released = (downstream, held)
+        downstream = nil
+        held = nil
+        lock.unlock()
+        _ = released
+    }
+
+    /// Delivers the completion's event, then `.finished`. Called with the lock released, once.
+    @inlinable
+    static func deliver(_ completion: Subscribers.Completion<UpstreamFailure>, to downstream: Downstream) {
+        switch completion {
+        case .finished: _ = downstream.receive(.finished)
+        case .failure(let error): _ = downstream.receive(.failure(error))
+        }
+        downstream.receive(completion: .finished)
+    }
+}
+
+/// `dematerialize`'s subscriber and subscription. The upstream subscription is held by `link`; `downstream` is
+/// guarded by `lock`.
+@usableFromInline
+final class DematerializeInner<Input: EventConvertible, Downstream: Subscriber>: Subscriber, Subscription,
+    CustomStringConvertible, @unchecked Sendable
+where Downstream.Input == Input.Output, Downstream.Failure == Input.Failure {
+    @usableFromInline
+    typealias Failure = Never
+
+    @usableFromInline
+    let link = UpstreamLink()
+    /// Guards `downstream` (`@exclusivity(unchecked)`: every access is under it, or in `init`).
+    @usableFromInline
+    let lock = Lock()
+    @usableFromInline
+    @exclusivity(unchecked)
+    var downstream: Downstream?
+
+    @inlinable
+    init(downstream: Downstream) {
+        self.downstream = downstream
+    }
+
+    @usableFromInline
+    var description: String { "Dematerialize" }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        guard link.attach(subscription) else { return }
+        lock.lock()
+        let downstream = self.downstream
+        lock.unlock()
+        downstream?.receive(subscription: self)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        switch input.event {
+        case .value(let value):
+            lock.lock()
+            let downstream = self.downstream
+            lock.unlock()
+            return downstream?.receive(value) ?? .none
+        case .failure(let error):
+            guard link.finishAndCancel() else { return .none }
+            release()?.receive(completion: .failure(error))
+            return .none
+        case .finished:
+            guard link.finishAndCancel() else { return .none }
+            release()?.receive(completion: .finished)
+            return .none
+        }
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Never>) {
+        guard link.finish() else { return }
+        release()?.receive(completion: .finished)
+    }
+
+    @inlinable
+    func request(_ demand: Subscribers.Demand) { link.request(demand) }
+
+    @inlinable
+    func cancel() {
+        link.cancel()
+        _ = release()
+    }
+
+    /// Takes the downstream out; `nil` if already released.
+    @inlinable
+    func release() -> Downstream? {
+        lock.lock()
+        let released = downstream
+        downstream = nil
+        lock.unlock()
+        return released
+    }
+}
