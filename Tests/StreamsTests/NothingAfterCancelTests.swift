@@ -42,6 +42,36 @@ import Testing
         Case(name: "scan") { _ in values.scan(0) { $1 }.eraseToAnyPublisher() },
         Case(name: "handleEvents") { _ in values.handleEvents().eraseToAnyPublisher() },
         Case(name: "trace") { values.trace("t", to: TraceLog(), scheduler: $0).eraseToAnyPublisher() },
+        Case(name: "materialize+dematerialize") { _ in
+            [1, 2, 3].publisher.materialize().dematerialize().setFailureType(to: TestError.self).eraseToAnyPublisher()
+        },
+        Case(name: "pairwise") { _ in
+            [0, 1, 2, 3].publisher.setFailureType(to: TestError.self).pairwise().map { $0.1 }.eraseToAnyPublisher()
+        },
+        Case(name: "nwise(2)") { _ in
+            [0, 1, 2, 3].publisher.setFailureType(to: TestError.self).nwise(2).map { $0[1] }.eraseToAnyPublisher()
+        },
+        Case(name: "retry(when:)") { _ in values.retry(when: { $0 }).eraseToAnyPublisher() },
+        Case(name: "withLatestFrom") { _ in
+            values.withLatestFrom(Just(0).setFailureType(to: TestError.self)) { value, _ in value }.eraseToAnyPublisher()
+        },
+        Case(name: "amb") { _ in values.amb(Empty(completeImmediately: false)).eraseToAnyPublisher() },
+        Case(name: "create") { _ in
+            AnyPublisher<Int, TestError>.create { subscriber in
+                for value in [1, 2, 3] { subscriber.send(value) }
+                subscriber.send(completion: .finished)
+                return AnyCancellable {}
+            }
+        },
+        Case(name: "ReplaySubject") { _ in
+            let subject = ReplaySubject<Int, TestError>(bufferSize: 3)
+            for value in [1, 2, 3] { subject.send(value) }
+            subject.send(completion: .finished)
+            return subject.eraseToAnyPublisher()
+        },
+        Case(name: "flatMapLatest") { _ in
+            values.flatMapLatest { Just($0).setFailureType(to: TestError.self) }.eraseToAnyPublisher()
+        },
         Case(name: "prefix(3)") { _ in values.prefix(3).eraseToAnyPublisher() },
         Case(name: "dropFirst(0)") { _ in values.dropFirst(0).eraseToAnyPublisher() },
         Case(name: "collect(1)") { _ in values.collect(1).map { $0[0] }.eraseToAnyPublisher() },
