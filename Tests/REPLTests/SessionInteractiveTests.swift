@@ -151,4 +151,20 @@ import Testing
         #expect(sorted.contains(.live([])))
         #expect(sorted.outputs.contains(#"results for "focus", by price, lowest first: 5 products"#) || sorted.outputs.contains { $0.hasPrefix("results for \"focus\"") }, "\(sorted)")
     }
+
+    @Test func aResizeRefitsTheLiveResultsTable() throws {
+        let harness = try SessionHarness(interactive: true)
+        harness.session.typing("focus")
+        harness.settle()
+        let wide = try #require(harness.live)
+        harness.session.resize(width: 70)
+        harness.scheduler.advance()
+        let narrow = try #require(harness.live)
+        #expect(narrow != wide)
+        // The table rows (after the header line) fit the new width, less one column.
+        for row in narrow.dropFirst().prefix(5) {
+            #expect(DisplayWidth.of(row) <= 69, "\(row)")
+        }
+        #expect(wide.dropFirst().prefix(5).contains { DisplayWidth.of($0) > 69 })
+    }
 }
