@@ -79,4 +79,62 @@ import Testing
         #expect(recorder.values == [1, 2, 3])
         #expect(recorder.isFinished)
     }
+
+    /// Combine's refcount: each subscriber counts until it cancels (twice counts once); completing does not
+    /// disconnect, so a subscriber after the completion gets it without the upstream being subscribed again.
+    @Test func autoconnectCountsSubscribersUntilTheyCancelNotUntilTheyComplete() {
+        var subscriptions = 0
+        var cancels = 0
+        let source = PassthroughSubject<Int, TestError>()
+        let shared = Deferred { () -> PassthroughSubject<Int, TestError> in
+            subscriptions += 1
+            return source
+        }
+        .handleEvents(receiveCancel: { cancels += 1 })
+        .multicast { PassthroughSubject<Int, TestError>() }
+        .autoconnect()
+        let one = HandWrittenSubscriber<Int, TestError>(initial: .max(101))
+        let two = HandWrittenSubscriber<Int, TestError>(initial: .max(102))
+        let three = HandWrittenSubscriber<Int, TestError>(initial: .max(103))
+        shared.subscribe(one)
+        shared.subscribe(two)
+        shared.subscribe(three)
+        #expect(subscriptions == 1)
+        source.send(1)
+        two.cancel()
+        three.cancel()
+        three.cancel()
+        #expect(cancels == 0)
+        one.cancel()
+        #expect(cancels == 1)
+        one.cancel()
+        #expect(cancels == 1)
+        #expect(three.events == [.subscription, .value(1)])
+
+        let late = HandWrittenSubscriber<Int, TestError>(initial: .unlimited)
+        shared.subscribe(late)
+        #expect(subscriptions == 2)
+        source.send(completion: .failure(.boom))
+        let afterCompletion = HandWrittenSubscriber<Int, TestError>(initial: .unlimited)
+        shared.subscribe(afterCompletion)
+        #expect(subscriptions == 2, "a completed connection is not made again")
+        #expect(late.events == [.subscription, .failure("boom")])
+        #expect(afterCompletion.events == [.subscription, .failure("boom")])
+    }
+
+    @Test func autoconnectDoesNotConnectWhenTheFirstSubscriberCancelsDuringItsSubscription() {
+        var subscriptions = 0
+        let source = PassthroughSubject<Int, Never>()
+        let shared = Deferred { () -> PassthroughSubject<Int, Never> in
+            subscriptions += 1
+            return source
+        }.makeConnectable().autoconnect()
+        shared.subscribe(HandWrittenSubscriber<Int, Never>(cancelOnSubscription: true))
+        #expect(subscriptions == 0)
+        let next = HandWrittenSubscriber<Int, Never>(initial: .unlimited)
+        shared.subscribe(next)
+        #expect(subscriptions == 1)
+        source.send(7)
+        #expect(next.events == [.subscription, .value(7)])
+    }
 }

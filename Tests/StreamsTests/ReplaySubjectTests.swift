@@ -221,4 +221,20 @@ final class ReplaySubjectUpstreamProbe: Subscription, @unchecked Sendable {
         }
         withExtendedLifetime(subject) {}
     }
+
+    /// The subscription names its publisher (as `dump`, `print` and failure messages show it), whether it
+    /// replays or not — not `share(replay:)`, which shares the engine.
+    @Test func itsSubscriptionsDescribeThemselvesAsReplaySubject() {
+        for bufferSize in [0, 2] {
+            let subject = ReplaySubject<Int, Never>(bufferSize: bufferSize)
+            var described = ""
+            let cancellable = subject.handleEvents(receiveSubscription: { described = "\($0)" }).sink { _ in }
+            #expect(described == "ReplaySubject", "bufferSize \(bufferSize)")
+            cancellable.cancel()
+        }
+        var described = ""
+        _ = PassthroughSubject<Int, Never>().share(replay: 1)
+            .handleEvents(receiveSubscription: { described = "\($0)" }).sink { _ in }
+        #expect(described == "ShareReplay")
+    }
 }

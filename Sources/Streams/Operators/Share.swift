@@ -11,12 +11,15 @@ extension Publisher {
     /// - Values: a subscriber sees only the values published after it attached; subscribers are served
     ///   in subscription order.
     /// - Demand: `share` requests `.unlimited` from upstream once some subscriber has requested a value
-    ///   (nothing before: a synchronous upstream is not run dry while nobody can take its values); a value
+    ///   (nothing before: a synchronous upstream is not run dry while nobody can take its values; after a
+    ///   reconnection at once, if any subscriber ever asked, as Combine's reused subject does); a value
     ///   is delivered to each subscriber that has demand for it and dropped for the others (as a
     ///   `PassthroughSubject` does).
     /// - Completion: forwarded to every subscriber; a subscriber that attaches after the upstream
     ///   completed receives the completion at once (no reconnection).
     /// - Threading: each subscriber receives events serially, on the upstream's thread.
+    /// - Equivalence: behaves exactly as `multicast { PassthroughSubject() }.autoconnect()` (Combine's
+    ///   definition of `share()`); it has its own engine only for speed, with no stage per subscriber.
     ///
     /// ```swift
     /// let shared = client.profile().share()
@@ -93,7 +96,12 @@ final class ShareConnections<Upstream: Publisher>: @unchecked Sendable {
         var stale: ShareConnection<Upstream.Output, Upstream.Failure>?
         while true {
             lock.lock()
-            if current == nil || current === stale { current = ShareConnection(replay: replay) }
+            if current == nil || current === stale {
+                // A reconnection keeps "a subscriber has asked for values" (Combine's `share()` reuses one
+                // `PassthroughSubject`, whose flag is never cleared): the new upstream is asked at once.
+                let hadDemand = current?.core.hasDownstreamDemand.load(ordering: .relaxed) ?? false
+                current = ShareConnection(replay: replay, hadDemand: hadDemand)
+            }
             // Non-nil: set just above if it was missing.
             let connection = current.unsafelyUnwrapped
             lock.unlock()
@@ -136,9 +144,10 @@ final class ShareConnection<Output, Failure: Error>: Subscriber, @unchecked Send
     let core: SubjectCore<Output, Failure>
 
     @inlinable
-    init(replay: Int) {
+    init(replay: Int, hadDemand: Bool) {
         core = SubjectCore(current: nil, replay: replay, retiresWhenEmpty: true)
         core.onEmpty = { [weak self] in self?.retire() }
+        if hadDemand { core.hasDownstreamDemand.store(true, ordering: .relaxed) }
     }
 
     /// Adds a subscriber (or completes it at once if the upstream has completed and nothing is replayed).

@@ -103,21 +103,25 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
     var backlog: RingBuffer<Output>
     @usableFromInline
     var completion: Subscribers.Completion<Failure>?
+    /// Which publisher this subscription belongs to (its `description`). Immutable.
+    @usableFromInline
+    let kind: ConduitKind
 
     @inlinable
     init(
-        parent: Parent?, downstream: Downstream, capacity: Int, replaying buffer: RingBuffer<Output>,
+        parent: Parent?, downstream: Downstream, kind: ConduitKind, capacity: Int, replaying buffer: RingBuffer<Output>,
         completion: Subscribers.Completion<Failure>?
     ) {
         self.parent = parent
         self.downstream = downstream
+        self.kind = kind
         self.queue = RingBuffer(capacity: nil)
         self.backlog = buffer
         self.completion = completion
     }
 
     @inlinable
-    var description: String { "ShareReplay" }
+    var description: String { kind == .replaySubject ? "ReplaySubject" : "ShareReplay" }
 
     /// Sends the subscription downstream, then delivers what its demand allows.
     @inlinable

@@ -13,8 +13,8 @@ public protocol ConnectablePublisher<Output, Failure>: Publisher {
 }
 
 extension ConnectablePublisher {
-    /// Connects on the first subscription and disconnects when the last subscriber cancels or completes;
-    /// a later subscriber connects again.
+    /// Connects on the first subscription and disconnects when the last subscriber cancels; a later
+    /// subscriber connects again. Completion does not disconnect (see ``Publishers/Autoconnect``).
     ///
     /// ```swift
     /// let shared = source.multicast { PassthroughSubject() }.autoconnect()   // what share() does
@@ -135,7 +135,16 @@ extension Publishers {
     }
 
     /// The publisher returned by ``ConnectablePublisher/autoconnect()``: connects when the first subscriber
-    /// arrives, disconnects when the last one leaves (cancels or completes).
+    /// arrives, disconnects when the last one cancels.
+    ///
+    /// - Connection: the first subscriber is attached (and has its subscription) before `connect()` is
+    ///   called, so it can request first. If it cancels during that hand-over, nothing is connected and the
+    ///   next subscriber connects (Combine connects anyway and keeps a count of one: a listed difference).
+    /// - Completion does not disconnect: subscribers that completed still count, and a subscriber arriving
+    ///   after the upstream completed gets the completion from the upstream connectable (for a
+    ///   `multicast`, from its subject) without a new connection, as in Combine.
+    /// - When every subscriber has cancelled, the connection is cancelled; the next subscriber connects
+    ///   again.
     ///
     /// Sound as `@unchecked Sendable`: the subscriber count and the connection are guarded by `state`'s lock
     /// (never held while connecting or disconnecting); `upstream` is immutable.
@@ -165,11 +174,11 @@ extension Publishers {
             let left = OnceFlag()
             let parent = self
             state.withLock { $0.subscribers += 1 }
+            // Only a cancel counts as leaving (as in Combine): a subscriber that has received the completion
+            // still holds its place, so a later subscriber gets the completion from the subject instead of
+            // connecting the upstream again.
             upstream
-                .handleEvents(
-                    receiveCompletion: { _ in if left.set() { parent.subscriberLeft() } },
-                    receiveCancel: { if left.set() { parent.subscriberLeft() } }
-                )
+                .handleEvents(receiveCancel: { if left.set() { parent.subscriberLeft() } })
                 .receive(subscriber: subscriber)
             let connects = state.withLock { state in
                 guard !state.isConnected, state.subscribers > 0 else { return false }

@@ -56,7 +56,7 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
     /// allows, then the completion if the subject has completed, then live events.
     @inlinable
     public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-        core.attach(subscriber, kind: .passthroughSubject)
+        core.attach(subscriber, kind: .replaySubject)
     }
 
     /// Adds `value` to the buffer (dropping the oldest when full) and sends it to every subscriber, or keeps

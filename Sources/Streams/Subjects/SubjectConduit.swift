@@ -93,6 +93,7 @@ protocol ConduitParent: AnyObject, Sendable {
 enum ConduitKind: Sendable {
     case passthroughSubject
     case currentValueSubject
+    case replaySubject
     case share
 }
 
@@ -163,6 +164,7 @@ where
         switch kind {
         case .passthroughSubject: "PassthroughSubject"
         case .currentValueSubject: "CurrentValueSubject"
+        case .replaySubject: "ReplaySubject"
         case .share: "Share"
         }
     }

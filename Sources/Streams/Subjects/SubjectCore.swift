@@ -134,7 +134,7 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
         if replay > 0 {
             let joins = completion == nil
             let conduit = ReplayConduit(
-                parent: completion == nil ? self : nil, downstream: downstream, capacity: replay,
+                parent: completion == nil ? self : nil, downstream: downstream, kind: kind, capacity: replay,
                 replaying: replayBuffer, completion: completion)
             if completion == nil {
                 members += 1
