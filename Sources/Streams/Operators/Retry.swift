@@ -151,60 +151,20 @@ struct RetryDelay: Sendable {
     }
 }
 
-/// The one subscription a retrying operator gives downstream; it subscribes to upstream once per attempt.
+/// `retry(_:)` and `retry(maxRetries:backoff:scheduler:shouldRetry:)` on the shared
+/// ``ResubscribingSubscription``: counts the retries, asks `shouldRetry`, and re-subscribes at once or after
+/// the back-off, on `delay`'s scheduler.
 ///
-/// Each attempt subscribes an ``Attempt`` stamped with a generation number; events from any attempt but
-/// the current one are ignored. Re-subscription is a loop (a trampoline): a failure that arrives while
-/// `upstream.subscribe` is still running only sets `resubscribeRequested`, and the loop subscribes again
-/// once that call has returned, so a synchronously failing upstream never grows the stack.
-///
-/// Every `var` is guarded by `lock`; `description` and `delay` are immutable.
+/// Every `var` is guarded by the base class's `lock`; `name` and `delay` are immutable.
 @usableFromInline
-final class RetrySubscription<Upstream: Publisher, Downstream: Subscriber>: Subscription, RetryTimerTarget,
-    CustomStringConvertible, @unchecked Sendable
+final class RetrySubscription<Upstream: Publisher, Downstream: Subscriber>:
+    ResubscribingSubscription<Upstream, Downstream>, RetryTimerTarget, @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline
-    typealias Failure = Upstream.Failure
-
-    /// The subscriber of one attempt.
-    @usableFromInline
-    struct Attempt: Subscriber {
-        @usableFromInline
-        typealias Input = Upstream.Output
-        @usableFromInline
-        typealias Failure = Upstream.Failure
-        @usableFromInline
-        let parent: RetrySubscription
-        @usableFromInline
-        let generation: Int
-
-        @inlinable
-        init(parent: RetrySubscription, generation: Int) {
-            self.parent = parent
-            self.generation = generation
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) { parent.attempt(generation, received: subscription) }
-        @inlinable
-        func receive(_ input: Input) -> Subscribers.Demand { parent.attempt(generation, received: input) }
-        @inlinable
-        func receive(completion: Subscribers.Completion<Failure>) { parent.attempt(generation, ended: completion) }
-    }
-
-    @usableFromInline
-    let description: String
+    let name: String
     @usableFromInline
     let delay: RetryDelay?
-    @usableFromInline
-    let lock = Lock()
-    // Everything below is guarded by `lock`. `downstream == nil` means terminal (completed or cancelled).
-    @usableFromInline
-    @exclusivity(unchecked)
-    var upstream: Upstream?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var downstream: Downstream?
+    // Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     var shouldRetry: ((Failure) -> Bool)?
@@ -214,26 +174,6 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     @usableFromInline
     @exclusivity(unchecked)
     var retriesMade = 0
-    /// Requested by downstream and not yet delivered. Guarded by `lock`, like the `var`s below.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var demand = Subscribers.Demand.none
-    @usableFromInline
-    @exclusivity(unchecked)
-    var generation = 0
-    /// The attempt whose events are accepted; `nil` between attempts. Guarded by `lock`, like the `var`s below.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var activeGeneration: Int?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var upstreamSubscription: (any Subscription)?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var isSubscribing = false
-    @usableFromInline
-    @exclusivity(unchecked)
-    var resubscribeRequested = false
     /// The retry number the pending timer will start; `nil` when no timer is pending. Guarded by `lock`, like
     /// `timer`.
     @usableFromInline
@@ -248,133 +188,37 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         upstream: Upstream, downstream: Downstream, retries: Int, delay: RetryDelay?,
         shouldRetry: ((Failure) -> Bool)?, description: String
     ) {
-        self.upstream = upstream
-        self.downstream = downstream
         self.retriesLeft = retries
         self.delay = delay
         self.shouldRetry = shouldRetry
-        self.description = description
+        self.name = description
+        super.init(upstream: upstream, downstream: downstream)
     }
+
+    @usableFromInline
+    override var description: String { name }
 
     /// Gives downstream its one subscription, then starts the first attempt (unless it cancelled).
     @inlinable
     func start() {
-        lock.lock()
-        let downstream = self.downstream
-        lock.unlock()
-        downstream?.receive(subscription: self)
-        resubscribe()
+        if handOver() { resubscribe() }
     }
 
-    @inlinable
-    func request(_ more: Subscribers.Demand) {
-        guard more > .none else { return }
-        lock.lock()
-        guard downstream != nil else { return lock.unlock() }
-        demand += more
-        let subscription = upstreamSubscription
-        lock.unlock()
-        subscription?.request(more)
-    }
-
-    @inlinable
-    func cancel() {
-        lock.lock()
-        let released = release()
-        lock.unlock()
-        released.subscription?.cancel()
-        released.timer?.cancel()
-        _ = released
-    }
-
-    /// Clears the state, ending the subscription. Lock held; the caller cancels / drops the result
-    /// after unlocking.
-    @inlinable
-    func release() -> (
-        subscription: (any Subscription)?, timer: (any Cancellable)?, downstream: Downstream?,
-        upstream: Upstream?, shouldRetry: ((Failure) -> Bool)?
-    ) {
+    @usableFromInline
+    override func releaseResources() -> Released {
         defer {
-            downstream = nil
-            upstream = nil
             shouldRetry = nil
-            upstreamSubscription = nil
             timer = nil
             pendingRetry = nil
-            activeGeneration = nil
         }
-        return (upstreamSubscription, timer, downstream, upstream, shouldRetry)
+        return Released(cancel: timer, drop: shouldRetry)
     }
 
-    /// Subscribes a new attempt, looping while attempts fail during their own `subscribe` call.
-    @inlinable
-    func resubscribe() {
+    /// Retries (at once, or after the back-off) while retries are left and `shouldRetry` agrees; otherwise
+    /// forwards the failure.
+    @usableFromInline
+    override func attemptFailed(_ error: Failure) {
         lock.lock()
-        guard downstream != nil else { return lock.unlock() }
-        if isSubscribing {
-            resubscribeRequested = true
-            return lock.unlock()
-        }
-        isSubscribing = true
-        while true {
-            guard downstream != nil, let upstream else { break }
-            generation += 1
-            activeGeneration = generation
-            resubscribeRequested = false
-            let attempt = Attempt(parent: self, generation: generation)
-            lock.unlock()
-            upstream.receive(subscriber: attempt)
-            lock.lock()
-            if !resubscribeRequested { break }
-        }
-        isSubscribing = false
-        lock.unlock()
-    }
-
-    @inlinable
-    func attempt(_ generation: Int, received subscription: any Subscription) {
-        lock.lock()
-        guard activeGeneration == generation, downstream != nil, upstreamSubscription == nil else {
-            lock.unlock()
-            subscription.cancel()
-            return
-        }
-        upstreamSubscription = subscription
-        let demand = self.demand
-        lock.unlock()
-        if demand > .none { subscription.request(demand) }
-    }
-
-    @inlinable
-    func attempt(_ generation: Int, received input: Upstream.Output) -> Subscribers.Demand {
-        lock.lock()
-        guard activeGeneration == generation, let downstream else {
-            lock.unlock()
-            return .none
-        }
-        if demand != .unlimited { demand -= 1 }
-        lock.unlock()
-        let more = downstream.receive(input)
-        if more > .none {
-            lock.lock()
-            if self.downstream != nil { demand += more }
-            lock.unlock()
-        }
-        return more
-    }
-
-    @inlinable
-    func attempt(_ generation: Int, ended completion: Subscribers.Completion<Failure>) {
-        lock.lock()
-        guard activeGeneration == generation, downstream != nil else { return lock.unlock() }
-        activeGeneration = nil
-        upstreamSubscription = nil
-        guard case .failure(let error) = completion else {
-            let released = release()
-            lock.unlock()
-            released.downstream?.receive(completion: completion)
-            return
-        }
         let mayRetry = retriesLeft > 0
         let predicate = shouldRetry
         lock.unlock()
@@ -384,9 +228,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         lock.lock()
         guard downstream != nil else { return lock.unlock() }
         guard retries else {
-            let released = release()
             lock.unlock()
-            released.downstream?.receive(completion: completion)
+            end(with: .failure(error))
             return
         }
         retriesLeft -= 1

@@ -89,47 +89,15 @@ extension Publishers {
     }
 }
 
-/// The one subscription `retryWhen` gives downstream; it subscribes to the upstream once per attempt, and to
-/// the trigger once.
+/// `retryWhen` on the shared ``ResubscribingSubscription``: a failed attempt is sent into the failures
+/// publisher, and the trigger built from it re-subscribes (a trigger value after a failure) or ends the stream
+/// (its completion).
 ///
-/// Each attempt subscribes an ``Attempt`` stamped with a generation number; events from any attempt but the
-/// current one are ignored. Re-subscription is a loop (a trampoline), as in ``RetrySubscription``: a trigger
-/// value that arrives while `upstream.receive(subscriber:)` is still running only sets `resubscribeRequested`.
-///
-/// Every `var` is guarded by `lock`; the failures subject is itself thread-safe.
+/// Every `var` is guarded by the base class's `lock`; the failures subject is itself thread-safe.
 @usableFromInline
-final class RetryWhenSubscription<Upstream: Publisher, TriggerFailure: Error, Downstream: Subscriber>: Subscription,
-    CustomStringConvertible, @unchecked Sendable
+final class RetryWhenSubscription<Upstream: Publisher, TriggerFailure: Error, Downstream: Subscriber>:
+    ResubscribingSubscription<Upstream, Downstream>, @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-    @usableFromInline
-    typealias Failure = Upstream.Failure
-
-    /// The subscriber of one attempt.
-    @usableFromInline
-    struct Attempt: Subscriber {
-        @usableFromInline
-        typealias Input = Upstream.Output
-        @usableFromInline
-        typealias Failure = Upstream.Failure
-        @usableFromInline
-        let parent: RetryWhenSubscription
-        @usableFromInline
-        let generation: Int
-
-        @inlinable
-        init(parent: RetryWhenSubscription, generation: Int) {
-            self.parent = parent
-            self.generation = generation
-        }
-
-        @inlinable
-        func receive(subscription: any Subscription) { parent.attempt(generation, received: subscription) }
-        @inlinable
-        func receive(_ input: Input) -> Subscribers.Demand { parent.attempt(generation, received: input) }
-        @inlinable
-        func receive(completion: Subscribers.Completion<Failure>) { parent.attempt(generation, ended: completion) }
-    }
-
     /// The subscriber of the trigger. Holds the parent strongly until the parent ends, which cancels the
     /// trigger's subscription (and so lets go of this subscriber).
     @usableFromInline
@@ -155,196 +123,56 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         func receive(completion: Subscribers.Completion<TriggerFailure>) { parent.trigger(ended: completion) }
     }
 
-    @usableFromInline
-    let lock = Lock()
-    // Everything below is guarded by `lock`. `downstream == nil` means terminal (completed or cancelled).
-    @usableFromInline
-    @exclusivity(unchecked)
-    var upstream: Upstream?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var downstream: Downstream?
     /// Where attempts' failures go; the trigger is built from it. Guarded by `lock`, like the `var`s below.
     @usableFromInline
     @exclusivity(unchecked)
     var failures: PassthroughSubject<Upstream.Failure, Never>?
-    /// Requested by downstream and not yet delivered. Guarded by `lock`, like `generation`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var demand = Subscribers.Demand.none
-    @usableFromInline
-    @exclusivity(unchecked)
-    var generation = 0
-    /// The attempt whose events are accepted; `nil` between attempts. Guarded by `lock`, like the `var`s below.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var activeGeneration: Int?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var upstreamSubscription: (any Subscription)?
     @usableFromInline
     @exclusivity(unchecked)
     var triggerSubscription: (any Subscription)?
-    /// An attempt failed and the next trigger value re-subscribes. Guarded by `lock`, like the `var`s below.
+    /// An attempt failed and the next trigger value re-subscribes. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     var awaitingRetry = false
-    @usableFromInline
-    @exclusivity(unchecked)
-    var isSubscribing = false
-    @usableFromInline
-    @exclusivity(unchecked)
-    var resubscribeRequested = false
 
     @inlinable
-    init(upstream: Upstream, downstream: Downstream) {
-        self.upstream = upstream
-        self.downstream = downstream
+    override init(upstream: Upstream, downstream: Downstream) {
         self.failures = PassthroughSubject()
+        super.init(upstream: upstream, downstream: downstream)
     }
 
     @usableFromInline
-    var description: String { "RetryWhen" }
+    override var description: String { "RetryWhen" }
 
     /// Gives downstream its one subscription, subscribes the trigger, then starts the first attempt (unless
     /// it ended meanwhile).
     @inlinable
     func start<Trigger: Publisher>(_ handler: (AnyPublisher<Upstream.Failure, Never>) -> Trigger)
     where Trigger.Failure == TriggerFailure {
+        guard handOver() else { return }
         lock.lock()
-        let downstream = self.downstream
         let failures = self.failures
         lock.unlock()
-        guard let downstream, let failures else { return }
-        downstream.receive(subscription: self)
-        lock.lock()
-        let live = self.downstream != nil
-        lock.unlock()
-        guard live else { return }
+        guard let failures else { return }
         handler(failures.eraseToAnyPublisher()).receive(subscriber: TriggerSink<Trigger.Output>(parent: self))
         resubscribe()
     }
 
-    @inlinable
-    func request(_ more: Subscribers.Demand) {
-        guard more > .none else { return }
-        lock.lock()
-        guard downstream != nil else { return lock.unlock() }
-        demand += more
-        let subscription = upstreamSubscription
-        lock.unlock()
-        subscription?.request(more)
-    }
-
-    @inlinable
-    func cancel() {
-        lock.lock()
-        let released = release()
-        lock.unlock()
-        released.upstream?.cancel()
-        released.trigger?.cancel()
-        _ = released
-    }
-
-    /// Clears the state, ending the subscription. Lock held; the caller cancels the subscriptions and drops the
-    /// rest after unlocking.
-    @inlinable
-    func release() -> (
-        upstream: (any Subscription)?, trigger: (any Subscription)?, downstream: Downstream?,
-        publisher: Upstream?, failures: PassthroughSubject<Upstream.Failure, Never>?
-    ) {
+    @usableFromInline
+    override func releaseResources() -> Released {
         defer {
-            downstream = nil
-            upstream = nil
             failures = nil
-            upstreamSubscription = nil
             triggerSubscription = nil
-            activeGeneration = nil
             awaitingRetry = false
         }
-        return (upstreamSubscription, triggerSubscription, downstream, upstream, failures)
+        return Released(cancel: triggerSubscription, drop: failures)
     }
 
-    /// Ends the subscription with `completion`: cancels the running attempt and the trigger, then completes
-    /// the downstream. Does nothing if already ended.
-    @inlinable
-    func finish(with completion: Subscribers.Completion<Failure>) {
-        lock.lock()
-        let released = release()
-        lock.unlock()
-        released.upstream?.cancel()
-        released.trigger?.cancel()
-        released.downstream?.receive(completion: completion)
-    }
-
-    /// Subscribes a new attempt, looping while a trigger asks for another during the subscription call.
-    @inlinable
-    func resubscribe() {
+    /// Sends the failure into the failures publisher; the trigger decides what follows.
+    @usableFromInline
+    override func attemptFailed(_ error: Failure) {
         lock.lock()
         guard downstream != nil else { return lock.unlock() }
-        if isSubscribing {
-            resubscribeRequested = true
-            return lock.unlock()
-        }
-        isSubscribing = true
-        while true {
-            guard downstream != nil, let upstream else { break }
-            generation += 1
-            activeGeneration = generation
-            resubscribeRequested = false
-            let attempt = Attempt(parent: self, generation: generation)
-            lock.unlock()
-            upstream.receive(subscriber: attempt)
-            lock.lock()
-            if !resubscribeRequested { break }
-        }
-        isSubscribing = false
-        lock.unlock()
-    }
-
-    @inlinable
-    func attempt(_ generation: Int, received subscription: any Subscription) {
-        lock.lock()
-        guard activeGeneration == generation, downstream != nil, upstreamSubscription == nil else {
-            lock.unlock()
-            subscription.cancel()
-            return
-        }
-        upstreamSubscription = subscription
-        let demand = self.demand
-        lock.unlock()
-        if demand > .none { subscription.request(demand) }
-    }
-
-    @inlinable
-    func attempt(_ generation: Int, received input: Upstream.Output) -> Subscribers.Demand {
-        lock.lock()
-        guard activeGeneration == generation, let downstream else {
-            lock.unlock()
-            return .none
-        }
-        if demand != .unlimited, demand > .none { demand -= 1 }
-        lock.unlock()
-        let more = downstream.receive(input)
-        if more > .none {
-            lock.lock()
-            if self.downstream != nil { demand += more }
-            lock.unlock()
-        }
-        return more
-    }
-
-    @inlinable
-    func attempt(_ generation: Int, ended completion: Subscribers.Completion<Failure>) {
-        lock.lock()
-        guard activeGeneration == generation, downstream != nil else { return lock.unlock() }
-        activeGeneration = nil
-        upstreamSubscription = nil
-        guard case .failure(let error) = completion else {
-            lock.unlock()
-            finish(with: .finished)
-            return
-        }
         awaitingRetry = true
         let failures = self.failures
         lock.unlock()
@@ -377,12 +205,12 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     func trigger(ended completion: Subscribers.Completion<TriggerFailure>) {
         switch completion {
         case .finished:
-            finish(with: .finished)
+            end(with: .finished)
         case .failure(let error):
             if let error = error as? Failure {
-                finish(with: .failure(error))
+                end(with: .failure(error))
             } else {
-                finish(with: .finished)
+                end(with: .finished)
             }
         }
     }

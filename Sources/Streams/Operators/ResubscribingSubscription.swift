@@ -1,0 +1,243 @@
+/// The engine of the retrying operators (`retry(_:)`, `retry(maxRetries:backoff:scheduler:shouldRetry:)`,
+/// `retry(when:)`): the one subscription they give downstream, which subscribes to the upstream once per
+/// *attempt*. A subclass decides what a failed attempt leads to (``attemptFailed(_:)``) and what else it holds
+/// (``releaseResources()``); this class does the rest:
+///
+/// - Attempts: each subscribes an ``Attempt`` stamped with a generation number; events from any attempt but
+///   the current one are ignored.
+/// - Re-subscription is a loop (a trampoline): ``resubscribe()`` called while `upstream.receive(subscriber:)`
+///   is still running (an upstream that fails synchronously, answered synchronously) only sets
+///   `resubscribeRequested`, and the loop subscribes again once that call has returned, so the stack never
+///   grows with the number of attempts.
+/// - Demand: what the downstream requested and has not yet received carries over to each new attempt.
+/// - Ending: ``end(with:)`` clears everything once (cancel, completion, or a subclass's decision), cancels the
+///   running attempt and what the subclass releases, then completes the downstream if asked.
+///
+/// Every `var` is guarded by `lock`, in this class and in its subclasses; `upstream`, `downstream` are
+/// released when the subscription ends. Nothing is called while `lock` is held.
+@usableFromInline
+class ResubscribingSubscription<Upstream: Publisher, Downstream: Subscriber>: Subscription, CustomStringConvertible,
+    @unchecked Sendable
+where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+    @usableFromInline
+    typealias Failure = Upstream.Failure
+
+    /// The subscriber of one attempt.
+    @usableFromInline
+    struct Attempt: Subscriber {
+        @usableFromInline
+        typealias Input = Upstream.Output
+        @usableFromInline
+        typealias Failure = Upstream.Failure
+        @usableFromInline
+        let parent: ResubscribingSubscription
+        @usableFromInline
+        let generation: Int
+
+        @inlinable
+        init(parent: ResubscribingSubscription, generation: Int) {
+            self.parent = parent
+            self.generation = generation
+        }
+
+        @inlinable
+        func receive(subscription: any Subscription) { parent.attempt(generation, received: subscription) }
+        @inlinable
+        func receive(_ input: Input) -> Subscribers.Demand { parent.attempt(generation, received: input) }
+        @inlinable
+        func receive(completion: Subscribers.Completion<Failure>) { parent.attempt(generation, ended: completion) }
+    }
+
+    /// What ``releaseResources()`` hands back, to be dealt with after `lock` is released: something to cancel
+    /// (a timer, a trigger's subscription) and anything else to let go of (a closure, a subject), whose
+    /// `deinit` must not run under the lock.
+    @usableFromInline
+    struct Released {
+        @usableFromInline
+        var cancel: (any Cancellable)?
+        @usableFromInline
+        var drop: Any?
+
+        @inlinable
+        init(cancel: (any Cancellable)? = nil, drop: Any? = nil) {
+            self.cancel = cancel
+            self.drop = drop
+        }
+    }
+
+    @usableFromInline
+    let lock = Lock()
+    // Everything below is guarded by `lock`. `downstream == nil` means ended (completed or cancelled).
+    @usableFromInline
+    @exclusivity(unchecked)
+    var upstream: Upstream?
+    @usableFromInline
+    @exclusivity(unchecked)
+    var downstream: Downstream?
+    /// Requested by downstream and not yet delivered. Guarded by `lock`, like the `var`s below.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var demand = Subscribers.Demand.none
+    @usableFromInline
+    @exclusivity(unchecked)
+    var generation = 0
+    /// The attempt whose events are accepted; `nil` between attempts. Guarded by `lock`, like the `var`s below.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var activeGeneration: Int?
+    @usableFromInline
+    @exclusivity(unchecked)
+    var upstreamSubscription: (any Subscription)?
+    @usableFromInline
+    @exclusivity(unchecked)
+    var isSubscribing = false
+    @usableFromInline
+    @exclusivity(unchecked)
+    var resubscribeRequested = false
+
+    @inlinable
+    init(upstream: Upstream, downstream: Downstream) {
+        self.upstream = upstream
+        self.downstream = downstream
+    }
+
+    /// The operator's name (overridden).
+    @usableFromInline
+    var description: String { "Retry" }
+
+    // MARK: For subclasses
+
+    /// An attempt failed (its subscription is gone; no attempt is running). Called without the lock; the
+    /// subclass calls ``resubscribe()`` (now or later), ``end(with:)``, or waits.
+    @usableFromInline
+    func attemptFailed(_ error: Failure) {
+        end(with: .failure(error))
+    }
+
+    /// Called under `lock` when the subscription ends: clears the subclass's own state and returns what to
+    /// cancel or drop once the lock is released.
+    @usableFromInline
+    func releaseResources() -> Released { Released() }
+
+    // MARK: Downstream
+
+    /// Gives downstream its one subscription; returns whether it is still wanted (not cancelled meanwhile).
+    @inlinable
+    final func handOver() -> Bool {
+        lock.lock()
+        let downstream = self.downstream
+        lock.unlock()
+        guard let downstream else { return false }
+        downstream.receive(subscription: self)
+        lock.lock()
+        defer { lock.unlock() }
+        return self.downstream != nil
+    }
+
+    @inlinable
+    final func request(_ more: Subscribers.Demand) {
+        guard more > .none else { return }
+        lock.lock()
+        guard downstream != nil else { return lock.unlock() }
+        demand += more
+        let subscription = upstreamSubscription
+        lock.unlock()
+        subscription?.request(more)
+    }
+
+    @inlinable
+    final func cancel() { end(with: nil) }
+
+    /// Ends the subscription once: clears the state, cancels the running attempt and what the subclass
+    /// released, then sends `completion` downstream (`nil`: a cancel, nothing is sent). Later calls do nothing.
+    @inlinable
+    final func end(with completion: Subscribers.Completion<Failure>?) {
+        lock.lock()
+        guard let downstream else { return lock.unlock() }
+        let subscription = upstreamSubscription
+        let publisher = upstream
+        let released = releaseResources()
+        self.downstream = nil
+        upstream = nil
+        upstreamSubscription = nil
+        activeGeneration = nil
+        lock.unlock()
+        subscription?.cancel()
+        released.cancel?.cancel()
+        _ = (publisher, released)
+        if let completion { downstream.receive(completion: completion) }
+    }
+
+    // MARK: Attempts
+
+    /// Subscribes a new attempt, looping while attempts ask for another during their own `subscribe` call.
+    @inlinable
+    final func resubscribe() {
+        lock.lock()
+        guard downstream != nil else { return lock.unlock() }
+        if isSubscribing {
+            resubscribeRequested = true
+            return lock.unlock()
+        }
+        isSubscribing = true
+        while true {
+            guard downstream != nil, let upstream else { break }
+            generation += 1
+            activeGeneration = generation
+            resubscribeRequested = false
+            let attempt = Attempt(parent: self, generation: generation)
+            lock.unlock()
+            upstream.receive(subscriber: attempt)
+            lock.lock()
+            if !resubscribeRequested { break }
+        }
+        isSubscribing = false
+        lock.unlock()
+    }
+
+    @inlinable
+    final func attempt(_ generation: Int, received subscription: any Subscription) {
+        lock.lock()
+        guard activeGeneration == generation, downstream != nil, upstreamSubscription == nil else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        upstreamSubscription = subscription
+        let demand = self.demand
+        lock.unlock()
+        if demand > .none { subscription.request(demand) }
+    }
+
+    @inlinable
+    final func attempt(_ generation: Int, received input: Upstream.Output) -> Subscribers.Demand {
+        lock.lock()
+        guard activeGeneration == generation, let downstream else {
+            lock.unlock()
+            return .none
+        }
+        if demand != .unlimited, demand > .none { demand -= 1 }
+        lock.unlock()
+        let more = downstream.receive(input)
+        if more > .none {
+            lock.lock()
+            if self.downstream != nil { demand += more }
+            lock.unlock()
+        }
+        return more
+    }
+
+    /// The current attempt ended: a finish is forwarded at once; a failure goes to ``attemptFailed(_:)``.
+    @inlinable
+    final func attempt(_ generation: Int, ended completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard activeGeneration == generation, downstream != nil else { return lock.unlock() }
+        activeGeneration = nil
+        upstreamSubscription = nil
+        lock.unlock()
+        switch completion {
+        case .finished: end(with: .finished)
+        case .failure(let error): attemptFailed(error)
+        }
+    }
+}
