@@ -3,10 +3,15 @@ import PackageDescription
 
 // The benchmarks live in their own package so that the root package stays dependency-free.
 // Run them with `Benchmarks/run.sh` (release build, every library alternately, a table of medians).
+
+// The root package is the parent directory, unless STREAMS_PACKAGE_PATH names another checkout of it:
+// `Benchmarks/compare.sh` builds the same scenarios against two commits (git worktrees) that way.
+let streamsPath = Context.environment["STREAMS_PACKAGE_PATH"].flatMap { $0.isEmpty ? nil : $0 } ?? ".."
+
 let package = Package(
     name: "StreamsBenchmarks",
     dependencies: [
-        .package(name: "Streams", path: ".."),
+        .package(name: "Streams", path: streamsPath),
         .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
     ],
     targets: [

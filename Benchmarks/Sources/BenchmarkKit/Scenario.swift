@@ -32,6 +32,67 @@ public enum Scenario: String, CaseIterable, Sendable {
     /// 8. The `values` async bridge over a sequence publisher.
     case values
 
+    // App-shaped scenarios: written as app code writes them (literal closures inline, no tuned variants).
+
+    /// subject → map, filter, compactMap, scan, removeDuplicates, map, filter, handleEvents, map, map → sink.
+    case tenStages = "ten-stages"
+    /// subject → map → filter → map → sink, every stage (the subject too) `.eraseToAnyPublisher()`d.
+    case chainErased = "chain-erased"
+    /// Subscribe and cancel removeDuplicates → scan → compactMap → eraseToAnyPublisher → handleEvents → map.
+    case subscribeCancelStateful = "subscribe-cancel-stateful"
+    /// A search box: removeDuplicates → debounce (virtual time) → map to `Just` → switchToLatest.
+    case search
+
+    // One operator between a subject and a sink (merge and combineLatest: `merge`, `combine-latest`).
+
+    /// subject → `scan` → sink.
+    case stageScan = "stage-scan"
+    /// subject → `removeDuplicates()` → sink; half of the values are repeats.
+    case stageRemoveDuplicates = "stage-remove-duplicates"
+    /// subject → `handleEvents(receiveOutput:)` → sink.
+    case stageHandleEvents = "stage-handle-events"
+    /// subject → `prefix(n)` with n far above the values sent → sink.
+    case stagePrefix = "stage-prefix"
+    /// subject → `dropFirst(10)` → sink.
+    case stageDropFirst = "stage-drop-first"
+    /// subject → `tryMap` → sink.
+    case stageTryMap = "stage-try-map"
+    /// subject → `setFailureType(to:)` → `catch` → sink.
+    case stageCatch = "stage-catch"
+
+    // The newer hot-path operators.
+
+    /// subject → `tryFilter` → `tryCompactMap` → `tryScan` → sink.
+    case tryChain = "try-chain"
+    /// `last()` over a type-erased sequence publisher.
+    case last
+    /// `count()` over a type-erased sequence publisher.
+    case count
+    /// `contains(where:)` over a type-erased sequence publisher; only the last value matches.
+    case containsWhere = "contains-where"
+    /// `combineLatest` of four subjects.
+    case combineLatest4 = "combine-latest-4"
+    /// `zip` of four subjects.
+    case zip4 = "zip-4"
+    /// subject → `buffer(size:prefetch: .byRequest, whenFull: .dropOldest)` → a subscriber asking one at a time.
+    case buffer
+
+    // Depth scaling: subject → N × map → sink; the cost of one stage is (depth-20 − depth-1) ÷ 19.
+
+    /// subject → 1 × map → sink.
+    case depth1 = "depth-1"
+    /// subject → 5 × map → sink.
+    case depth5 = "depth-5"
+    /// subject → 10 × map → sink.
+    case depth10 = "depth-10"
+    /// subject → 20 × map → sink.
+    case depth20 = "depth-20"
+
+    /// The depth-scaling scenarios and their number of `map` stages.
+    public static let depths: [(scenario: Scenario, stages: Int)] = [
+        (.depth1, 1), (.depth5, 5), (.depth10, 10), (.depth20, 20),
+    ]
+
     /// How many operations one run performs (the divisor of the figure).
     public var count: Int {
         switch self {
@@ -44,6 +105,12 @@ public enum Scenario: String, CaseIterable, Sendable {
         case .flatMap: 500_000
         case .merge, .combineLatest: 1_000_000
         case .values: 200_000
+        case .subscribeCancelStateful: 100_000
+        case .search: 500_000
+        case .tenStages, .chainErased, .stageScan, .stageRemoveDuplicates, .stageHandleEvents, .stagePrefix,
+            .stageDropFirst, .stageTryMap, .stageCatch, .tryChain, .last, .count, .containsWhere, .combineLatest4,
+            .zip4, .buffer, .depth1, .depth5, .depth10, .depth20:
+            1_000_000
         }
     }
 
@@ -65,9 +132,13 @@ public enum Scenario: String, CaseIterable, Sendable {
         switch self {
         case .memoryResident, .memoryHeap, .memoryHeapStoredClosures: "per live subscription"
         case .chain, .sequence, .merge, .combineLatest, .values: "per value"
-        case .subscribeCancel: "per subscribe+cancel"
+        case .subscribeCancel, .subscribeCancelStateful: "per subscribe+cancel"
         case .shareFanOut: "per delivery"
-        case .debounce: "per input"
+        case .debounce, .search: "per input"
+        case .tenStages, .chainErased, .stageScan, .stageRemoveDuplicates, .stageHandleEvents, .stagePrefix,
+            .stageDropFirst, .stageTryMap, .stageCatch, .tryChain, .last, .count, .containsWhere, .combineLatest4,
+            .zip4, .buffer, .depth1, .depth5, .depth10, .depth20:
+            "per value"
         case .flatMap: "per inner Just"
         }
     }

@@ -55,6 +55,15 @@ public struct Summary {
         figures = values.mapValues { $0.mapValues(Figures.init) }
     }
 
+    /// The cost of one more `map` stage for `library`, in ns per value: the slope between the shallowest and
+    /// the deepest depth-scaling scenario, `nil` unless both ran.
+    public func nanosecondsPerStage(_ library: String) -> Double? {
+        guard let shallowest = Scenario.depths.first, let deepest = Scenario.depths.last,
+            let low = figures[shallowest.scenario]?[library], let high = figures[deepest.scenario]?[library]
+        else { return nil }
+        return (high.median - low.median) / Double(deepest.stages - shallowest.stages)
+    }
+
     /// The ratio of two libraries' medians for `scenario`, if both ran it.
     public func ratio(_ scenario: Scenario, _ library: String, over other: String) -> Double? {
         guard let mine = figures[scenario]?[library], let theirs = figures[scenario]?[other], theirs.median > 0
@@ -68,12 +77,19 @@ public enum Target {
     /// The highest Streams/OpenCombine ratio the issue accepts for `scenario`, if it sets one.
     public static func streamsOverOpenCombine(_ scenario: Scenario) -> Double? {
         switch scenario {
-        case .chain, .sequence, .shareFanOut: 0.10
-        case .subscribeCancel: 0.25
-        case .debounce: 0.30
-        case .flatMap: 0.15
+        case .shareFanOut: 0.05
+        // Per-value chains of any shape.
+        case .chain, .sequence, .tenStages, .chainErased, .stageScan, .stageRemoveDuplicates, .stageHandleEvents,
+            .stagePrefix, .stageDropFirst, .stageTryMap, .stageCatch, .tryChain, .last, .count, .containsWhere,
+            .zip4, .buffer, .depth1, .depth5, .depth10, .depth20:
+            0.10
+        case .subscribeCancel, .subscribeCancelStateful: 0.20
+        case .debounce: 0.25
+        case .search: 0.20
+        case .flatMap: 0.12
         case .memoryHeap, .memoryResident, .memoryHeapStoredClosures: 0.5
-        case .merge, .combineLatest, .values: nil
+        // No OpenCombine figure (merge, combineLatest) or no target set (values).
+        case .merge, .combineLatest, .combineLatest4, .values: nil
         }
     }
 

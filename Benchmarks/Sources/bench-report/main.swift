@@ -56,6 +56,12 @@ do {
         print("| " + columns.joined(separator: " | ") + " |")
     }
     print("")
+    let perStage = ["streams", "opencombine", "baseline"].compactMap { library in
+        summary.nanosecondsPerStage(library).map { "\(library) \(format($0)) ns" }
+    }
+    if !perStage.isEmpty {
+        print("Per map stage ((depth-20 − depth-1) ÷ 19, medians): \(perStage.joined(separator: ", ")).")
+    }
     print("\(runs) runs per library, alternating; medians of the runs. n/a: OpenCombine 0.14.0 has no such operator.")
 } catch {
     print("bench-report: \(error)")

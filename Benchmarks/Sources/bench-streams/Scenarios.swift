@@ -28,6 +28,35 @@ func runScenarios(_ runner: BenchmarkRunner) async {
         runner.time(.combineLatest, combineLatest)
     #endif
     await runner.time(.values, values)
+    runAppShapedScenarios(runner)
+}
+
+/// The app-shaped scenarios: closures written inline as literals, as app code writes them.
+func runAppShapedScenarios(_ runner: BenchmarkRunner) {
+    runner.time(.tenStages, tenStages)
+    runner.time(.chainErased, chainErased)
+    runner.time(.subscribeCancelStateful, subscribeCancelStateful)
+    runner.time(.search, search)
+    runner.time(.stageScan, stageScan)
+    runner.time(.stageRemoveDuplicates, stageRemoveDuplicates)
+    runner.time(.stageHandleEvents, stageHandleEvents)
+    runner.time(.stagePrefix, stagePrefix)
+    runner.time(.stageDropFirst, stageDropFirst)
+    runner.time(.stageTryMap, stageTryMap)
+    runner.time(.stageCatch, stageCatch)
+    runner.time(.tryChain, tryChain)
+    runner.time(.last, last)
+    runner.time(.count, count)
+    runner.time(.containsWhere, containsWhere)
+    #if BENCH_STREAMS  // OpenCombine 0.14.0 has no combineLatest
+        runner.time(.combineLatest4, combineLatest4)
+    #endif
+    runner.time(.zip4, zip4)
+    runner.time(.buffer, buffer)
+    runner.time(.depth1, depth1)
+    runner.time(.depth5, depth5)
+    runner.time(.depth10, depth10)
+    runner.time(.depth20, depth20)
 }
 
 /// 7. subject → map → filter → sink, `count` live subscriptions on one subject; the closures are literals
@@ -179,5 +208,385 @@ func flatMap(_ count: Int) -> UInt64 {
 func values(_ count: Int) async -> UInt64 {
     var sum: UInt64 = 0
     for await value in (0..<count).publisher.values { sum &+= UInt64(value) }
+    return sum
+}
+
+// MARK: - App-shaped scenarios
+
+/// A temperature reading, the value type of the ten-stage pipeline.
+struct Reading: Equatable {
+    var sensor: Int
+    var celsius: Double
+}
+
+/// The error the throwing scenarios declare (never thrown: every value is valid).
+enum InputError: Error {
+    case negative
+}
+
+/// subject → map, filter, compactMap, scan, removeDuplicates, map, filter, handleEvents, map, map → sink: a
+/// sensor feed turned into a smoothed, logged, formatted figure. `count` values sent.
+func tenStages(_ count: Int) -> UInt64 {
+    let subject = PassthroughSubject<Int, Never>()
+    var logged = 0
+    var sum: UInt64 = 0
+    let cancellable = subject
+        .map { (value: Int) -> Reading in Reading(sensor: value % 8, celsius: Double(value % 1_000) / 10) }
+        .filter { $0.sensor != 7 }
+        .compactMap { (reading: Reading) -> Reading? in reading.celsius < 99 ? reading : nil }
+        .scan(Reading(sensor: 0, celsius: 0)) { (previous: Reading, next: Reading) -> Reading in
+            Reading(sensor: next.sensor, celsius: (previous.celsius * 3 + next.celsius) / 4)
+        }
+        .removeDuplicates()
+        .map { (reading: Reading) -> Int in Int(reading.celsius * 10) }
+        .filter { $0 >= 0 }
+        .handleEvents(receiveOutput: { _ in logged += 1 })
+        .map { (tenths: Int) -> Int in tenths / 10 }
+        .map { (degrees: Int) -> UInt64 in UInt64(degrees) }
+        .sink { sum &+= $0 }
+    for value in 0..<count { subject.send(value) }
+    withExtendedLifetime(cancellable) {}
+    return sum &+ UInt64(logged)
+}
+
+/// subject → map → filter → map → sink with every stage type-erased, as code that returns
+/// `AnyPublisher` from each layer does. `count` values sent, half pass the filter.
+func chainErased(_ count: Int) -> UInt64 {
+    let subject = PassthroughSubject<Int, Never>()
+    var sum: UInt64 = 0
+    let cancellable = subject.eraseToAnyPublisher()
+        .map { $0 * 3 }.eraseToAnyPublisher()
+        .filter { $0.isMultiple(of: 2) }.eraseToAnyPublisher()
+        .map { (value: Int) -> Int in value + 1 }.eraseToAnyPublisher()
+        .sink { sum &+= UInt64($0) }
+    for value in 0..<count { subject.send(value) }
+    withExtendedLifetime(cancellable) {}
+    return sum
+}
+
+/// Subscribe to removeDuplicates → scan → compactMap → eraseToAnyPublisher → handleEvents → map on a subject,
+/// and cancel, `count` times: operators that keep state per subscription.
+func subscribeCancelStateful(_ count: Int) -> UInt64 {
+    let subject = PassthroughSubject<Int, Never>()
+    var sum: UInt64 = 0
+    var cancelled: UInt64 = 0
+    for _ in 0..<count {
+        let cancellable = subject
+            .removeDuplicates()
+            .scan(0) { $0 + $1 }
+            .compactMap { $0 > 0 ? $0 : nil }
+            .eraseToAnyPublisher()
+            .handleEvents(receiveCancel: { cancelled += 1 })
+            .map { $0 * 2 }
+            .sink { sum &+= UInt64($0) }
+        cancellable.cancel()
+    }
+    subject.send(1)  // reaches nobody: every subscription was cancelled
+    return sum &+ cancelled
+}
+
+/// The queries the search box receives (a fixed set, so that the strings are built once).
+let searchQueries: [String] = (0..<64).map { "swift stream \($0)" }
+
+/// A search box: text field → removeDuplicates → debounce (10 ms, virtual time) → the results of the query
+/// (a `Just`) → switchToLatest. Inputs come in bursts of four 1 ms apart — a repeat, then two new queries —
+/// and bursts 20 ms apart, so one search per burst runs. `count` inputs.
+func search(_ count: Int) -> UInt64 {
+    let scheduler = VirtualScheduler()
+    let text = PassthroughSubject<String, Never>()
+    var sum: UInt64 = 0
+    let cancellable = text
+        .removeDuplicates()
+        .debounce(for: .milliseconds(10), scheduler: scheduler)
+        .map { query in Just(query.utf8.count) }
+        .switchToLatest()
+        .sink { sum &+= UInt64($0) }
+    var input = 0
+    while input < count {
+        text.send(searchQueries[input % searchQueries.count])
+        scheduler.advance(by: .milliseconds(1))
+        text.send(searchQueries[input % searchQueries.count])  // the same text again: removed
+        scheduler.advance(by: .milliseconds(1))
+        text.send(searchQueries[(input + 1) % searchQueries.count])
+        scheduler.advance(by: .milliseconds(1))
+        text.send(searchQueries[(input + 2) % searchQueries.count])
+        scheduler.advance(by: .milliseconds(20))
+        input += 4
+    }
+    withExtendedLifetime(cancellable) {}
+    return sum
+}
+
+/// subject → scan (a running total) → sink; `count` values sent.
+func stageScan(_ count: Int) -> UInt64 {
+    let subject = PassthroughSubject<Int, Never>()
+    var sum: UInt64 = 0
+    let cancellable = subject.scan(0) { $0 + $1 }.sink { sum &+= UInt64($0) }
+    for value in 0..<count { subject.send(value) }
+    withExtendedLifetime(cancellable) {}
+    return sum
+}
+
+/// subject → removeDuplicates → sink; every value is sent twice in a row, so half are dropped.
+func stageRemoveDuplicates(_ count: Int) -> UInt64 {
+    let subject = PassthroughSubject<Int, Never>()
+    var sum: UInt64 = 0
+    let cancellable = subject.removeDuplicates().sink { sum &+= UInt64($0) }
+    for value in 0..<count { subject.send(value / 2) }
+    withExtendedLifetime(cancellable) {}
+    return sum
+}
+
+/// subject → handleEvents(receiveOutput:) → sink; `count` values sent.
+func stageHandleEvents(_ count: Int) -> UInt64 {
+    let subject = PassthroughSubject<Int, Never>()
+    var seen: UInt64 = 0
+    var sum: UInt64 = 0
+    let cancellable = subject.handleEvents(receiveOutput: { _ in seen += 1 }).sink { sum &+= UInt64($0) }
+    for value in 0..<count { subject.send(value) }
+    withExtendedLifetime(cancellable) {}
+    return sum &+ seen
+}
+
+/// subject → prefix(1,000,000,000) (never reached) → sink; `count` values sent.
+func stagePrefix(_ count: Int) -> UInt64 {
+    let subject = PassthroughSubject<Int, Never>()
+    var sum: UInt64 = 0
+    let cancellable = subject.prefix(1_000_000_000).sink { sum &+= UInt64($0) }
+    for value in 0..<count { subject.send(value) }
+    withExtendedLifetime(cancellable) {}
+    return sum
+}
+
+/// subject → dropFirst(10) → sink; `count` values sent.
+func stageDropFirst(_ count: Int) -> UInt64 {
+    let subject = PassthroughSubject<Int, Never>()
+    var sum: UInt64 = 0
+    let cancellable = subject.dropFirst(10).sink { sum &+= UInt64($0) }
+    for value in 0..<count { subject.send(value) }
+    withExtendedLifetime(cancellable) {}
+    return sum
+}
+
+/// subject → tryMap (a validation that could throw) → sink; `count` values sent.
+func stageTryMap(_ count: Int) -> UInt64 {
+    let subject = PassthroughSubject<Int, Never>()
+    var sum: UInt64 = 0
+    let cancellable = subject
+        .tryMap { value in
+            guard value >= 0 else { throw InputError.negative }
+            return value * 2
+        }
+        .sink(receiveCompletion: { _ in }, receiveValue: { sum &+= UInt64($0) })
+    for value in 0..<count { subject.send(value) }
+    withExtendedLifetime(cancellable) {}
+    return sum
+}
+
+/// subject → setFailureType(to:) → catch (a fallback `Just`) → sink; `count` values sent, none fails.
+func stageCatch(_ count: Int) -> UInt64 {
+    let subject = PassthroughSubject<Int, Never>()
+    var sum: UInt64 = 0
+    let cancellable = subject
+        .setFailureType(to: InputError.self)
+        .catch { _ in Just(-1) }
+        .sink { sum &+= UInt64($0) }
+    for value in 0..<count { subject.send(value) }
+    withExtendedLifetime(cancellable) {}
+    return sum
+}
+
+/// subject → tryFilter → tryCompactMap → tryScan → sink; `count` values sent, two thirds pass the filter.
+func tryChain(_ count: Int) -> UInt64 {
+    let subject = PassthroughSubject<Int, Never>()
+    var sum: UInt64 = 0
+    let cancellable = subject
+        .tryFilter { value in
+            guard value >= 0 else { throw InputError.negative }
+            return value % 3 != 0
+        }
+        .tryCompactMap { value in value.isMultiple(of: 5) ? nil : value * 2 }
+        .tryScan(0) { total, value in
+            guard value >= 0 else { throw InputError.negative }
+            return total + value
+        }
+        .sink(receiveCompletion: { _ in }, receiveValue: { sum &+= UInt64($0) })
+    for value in 0..<count { subject.send(value) }
+    withExtendedLifetime(cancellable) {}
+    return sum
+}
+
+/// last() over `count` values of a sequence publisher. Type-erased, so the values stream through the
+/// operator: OpenCombine's overloads on its sequence publisher answer last() from the collection directly.
+func last(_ count: Int) -> UInt64 {
+    var result: UInt64 = 0
+    let cancellable = (0..<count).publisher.eraseToAnyPublisher().last().sink { result = UInt64($0) }
+    withExtendedLifetime(cancellable) {}
+    return result
+}
+
+/// count() over `count` values of a type-erased sequence publisher (see ``last(_:)``).
+func count(_ count: Int) -> UInt64 {
+    var result: UInt64 = 0
+    let cancellable = (0..<count).publisher.eraseToAnyPublisher().count().sink { result = UInt64($0) }
+    withExtendedLifetime(cancellable) {}
+    return result
+}
+
+/// contains(where:) over `count` values of a type-erased sequence publisher (see ``last(_:)``); only the
+/// last value matches, so every value is tested.
+func containsWhere(_ count: Int) -> UInt64 {
+    var found: UInt64 = 0
+    let cancellable = (0..<count).publisher.eraseToAnyPublisher()
+        .contains { $0 == count - 1 }
+        .sink { found = $0 ? UInt64(count) : 0 }
+    withExtendedLifetime(cancellable) {}
+    return found
+}
+
+#if BENCH_STREAMS
+    /// combineLatest of four subjects; `count` values sent, to each subject in turn.
+    func combineLatest4(_ count: Int) -> UInt64 {
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let c = PassthroughSubject<Int, Never>()
+        let d = PassthroughSubject<Int, Never>()
+        var sum: UInt64 = 0
+        let cancellable = a.combineLatest(b, c, d).sink { sum &+= UInt64($0.0 + $0.1 + $0.2 + $0.3) }
+        var value = 0
+        while value < count {
+            a.send(value)
+            b.send(value + 1)
+            c.send(value + 2)
+            d.send(value + 3)
+            value += 4
+        }
+        withExtendedLifetime(cancellable) {}
+        return sum
+    }
+#endif
+
+/// zip of four subjects; `count` values sent, to each subject in turn (one tuple per four values).
+func zip4(_ count: Int) -> UInt64 {
+    let a = PassthroughSubject<Int, Never>()
+    let b = PassthroughSubject<Int, Never>()
+    let c = PassthroughSubject<Int, Never>()
+    let d = PassthroughSubject<Int, Never>()
+    var sum: UInt64 = 0
+    let cancellable = a.zip(b, c, d).sink { sum &+= UInt64($0.0 + $0.1 + $0.2 + $0.3) }
+    var value = 0
+    while value < count {
+        a.send(value)
+        b.send(value + 1)
+        c.send(value + 2)
+        d.send(value + 3)
+        value += 4
+    }
+    withExtendedLifetime(cancellable) {}
+    return sum
+}
+
+/// A subscriber that asks for one value at a time, as a consumer that processes values one by one does.
+final class OneAtATime: Subscriber {
+    typealias Input = Int
+    typealias Failure = Never
+
+    private(set) var sum: UInt64 = 0
+    private var subscription: (any Subscription)?
+
+    func receive(subscription: any Subscription) {
+        self.subscription = subscription
+        subscription.request(.max(1))
+    }
+
+    func receive(_ input: Int) -> Subscribers.Demand {
+        sum &+= UInt64(input)
+        return .max(1)
+    }
+
+    func receive(completion: Subscribers.Completion<Never>) {
+        subscription = nil
+    }
+
+    func cancel() {
+        subscription?.cancel()
+        subscription = nil
+    }
+}
+
+/// subject → buffer(size: 16, prefetch: .byRequest, whenFull: .dropOldest) → a subscriber asking for one value
+/// at a time; `count` values sent, every one delivered.
+func buffer(_ count: Int) -> UInt64 {
+    let subject = PassthroughSubject<Int, Never>()
+    let subscriber = OneAtATime()
+    subject.buffer(size: 16, prefetch: .byRequest, whenFull: .dropOldest).subscribe(subscriber)
+    for value in 0..<count { subject.send(value) }
+    subscriber.cancel()
+    return subscriber.sum
+}
+
+/// subject → map → sink; `count` values sent.
+func depth1(_ count: Int) -> UInt64 {
+    let subject = PassthroughSubject<Int, Never>()
+    var sum: UInt64 = 0
+    let cancellable = subject.map { (value: Int) -> Int in value + 1 }.sink { sum &+= UInt64($0) }
+    for value in 0..<count { subject.send(value) }
+    withExtendedLifetime(cancellable) {}
+    return sum
+}
+
+/// subject → 5 × map → sink; `count` values sent.
+func depth5(_ count: Int) -> UInt64 {
+    let subject = PassthroughSubject<Int, Never>()
+    var sum: UInt64 = 0
+    let cancellable = subject
+        .map { (value: Int) -> Int in value + 1 }.map { (value: Int) -> Int in value + 1 }
+        .map { (value: Int) -> Int in value + 1 }.map { (value: Int) -> Int in value + 1 }
+        .map { (value: Int) -> Int in value + 1 }
+        .sink { sum &+= UInt64($0) }
+    for value in 0..<count { subject.send(value) }
+    withExtendedLifetime(cancellable) {}
+    return sum
+}
+
+/// subject → 10 × map → sink; `count` values sent.
+func depth10(_ count: Int) -> UInt64 {
+    let subject = PassthroughSubject<Int, Never>()
+    var sum: UInt64 = 0
+    let cancellable = subject
+        .map { (value: Int) -> Int in value + 1 }.map { (value: Int) -> Int in value + 1 }
+        .map { (value: Int) -> Int in value + 1 }.map { (value: Int) -> Int in value + 1 }
+        .map { (value: Int) -> Int in value + 1 }
+        .map { (value: Int) -> Int in value + 1 }.map { (value: Int) -> Int in value + 1 }
+        .map { (value: Int) -> Int in value + 1 }.map { (value: Int) -> Int in value + 1 }
+        .map { (value: Int) -> Int in value + 1 }
+        .sink { sum &+= UInt64($0) }
+    for value in 0..<count { subject.send(value) }
+    withExtendedLifetime(cancellable) {}
+    return sum
+}
+
+/// subject → 20 × map → sink; `count` values sent.
+func depth20(_ count: Int) -> UInt64 {
+    let subject = PassthroughSubject<Int, Never>()
+    var sum: UInt64 = 0
+    // Two statements: one 20-stage expression is more than the type checker accepts in reasonable time.
+    let firstTen = subject
+        .map { (value: Int) -> Int in value + 1 }.map { (value: Int) -> Int in value + 1 }
+        .map { (value: Int) -> Int in value + 1 }.map { (value: Int) -> Int in value + 1 }
+        .map { (value: Int) -> Int in value + 1 }
+        .map { (value: Int) -> Int in value + 1 }.map { (value: Int) -> Int in value + 1 }
+        .map { (value: Int) -> Int in value + 1 }.map { (value: Int) -> Int in value + 1 }
+        .map { (value: Int) -> Int in value + 1 }
+    let cancellable = firstTen
+        .map { (value: Int) -> Int in value + 1 }.map { (value: Int) -> Int in value + 1 }
+        .map { (value: Int) -> Int in value + 1 }.map { (value: Int) -> Int in value + 1 }
+        .map { (value: Int) -> Int in value + 1 }
+        .map { (value: Int) -> Int in value + 1 }.map { (value: Int) -> Int in value + 1 }
+        .map { (value: Int) -> Int in value + 1 }.map { (value: Int) -> Int in value + 1 }
+        .map { (value: Int) -> Int in value + 1 }
+        .sink { sum &+= UInt64($0) }
+    for value in 0..<count { subject.send(value) }
+    withExtendedLifetime(cancellable) {}
     return sum
 }
