@@ -1,20 +1,5 @@
 import Streams
 
-/// `SchedulerInstant` as a `Clock` instant, so that ``TestScheduler`` can be a `Clock` whose `now` is the
-/// scheduler's own virtual time.
-///
-/// ```swift
-/// let deadline = SchedulerInstant.zero.advanced(by: .seconds(1))
-/// SchedulerInstant.zero.duration(to: deadline)   // 1.0 seconds
-/// ```
-extension SchedulerInstant: InstantProtocol {
-    /// The instant `duration` later (earlier for a negative duration).
-    public func advanced(by duration: Duration) -> SchedulerInstant { self + duration }
-
-    /// The interval from `self` to `other` (negative when `other` is earlier).
-    public func duration(to other: SchedulerInstant) -> Duration { other - self }
-}
-
 /// `TestScheduler` is a `Clock`: async code that sleeps on it and streams scheduled on it share one virtual
 /// time, which moves only under ``advance(by:)``, ``advance(to:)`` and ``run(limit:)``.
 ///
