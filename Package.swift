@@ -36,9 +36,11 @@ let package = Package(
     .testTarget(name: "StreamsTests", dependencies: ["Streams", "StreamsTesting"]),
     .testTarget(name: "StreamsTestingTests", dependencies: ["Streams", "StreamsTesting"]),
     .testTarget(
-      name: "CombineVocabularyTests", dependencies: ["Streams", "StreamsFoundation"]),
+      name: "CombineVocabularyTests",
+      dependencies: ["Streams", "StreamsFoundation", "StreamsTesting", "LoopbackHTTPServer"]),
     .testTarget(
-      name: "CombineVocabularySwift5Tests", dependencies: ["Streams", "StreamsFoundation"],
+      name: "CombineVocabularySwift5Tests",
+      dependencies: ["Streams", "StreamsFoundation", "StreamsTesting", "LoopbackHTTPServer"],
       swiftSettings: [.swiftLanguageMode(.v5)]),
     .testTarget(
       name: "StreamsFoundationTests", dependencies: ["StreamsFoundation", "Streams", "StreamsTesting", "LoopbackHTTPServer"]),

@@ -42,9 +42,10 @@ public struct RunLoopScheduler: Streams.Scheduler, @unchecked Sendable {
     /// Runs `action` on the loop at `deadline`; cancelling the result invalidates its timer.
     public func schedule(after deadline: SchedulerInstant, _ action: @escaping @Sendable () -> Void) -> any Cancellable {
         let (seconds, attoseconds) = (deadline - now).components
-        let timer = Timer(timeInterval: max(0, Double(seconds) + Double(attoseconds) / 1e18), repeats: false) { _ in
-            action()
-        }
+        let delay = max(0, Double(seconds) + Double(attoseconds) / 1e18)
+        // `Timer(fire:…)`, not `Timer(timeInterval:repeats:block:)`: Foundation on Linux gives the latter a fire date
+        // of now, so the action would run on the loop's next turn instead of at the deadline.
+        let timer = Timer(fire: Date(timeIntervalSinceNow: delay), interval: 0, repeats: false) { _ in action() }
         for mode in modes { runLoop.add(timer, forMode: mode) }
         return TimerConnection(timer: timer)
     }

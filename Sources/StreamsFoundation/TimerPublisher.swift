@@ -55,7 +55,11 @@ extension Timer {
         /// Starts the timer; cancelling the result stops it.
         public func connect() -> any Cancellable {
             let subject = self.subject
-            let timer = Timer(timeInterval: interval, repeats: true) { _ in subject.send(Date()) }
+            // The first tick one interval after connecting, as in Combine: `Timer(fire:…)`, because Foundation on
+            // Linux fires `Timer(timeInterval:repeats:block:)` at once.
+            let timer = Timer(fire: Date(timeIntervalSinceNow: interval), interval: interval, repeats: true) { _ in
+                subject.send(Date())
+            }
             if let tolerance { timer.tolerance = tolerance }
             runLoop.add(timer, forMode: mode)
             return TimerConnection(timer: timer)

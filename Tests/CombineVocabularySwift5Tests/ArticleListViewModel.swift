@@ -1,0 +1,1 @@
+../CombineVocabularyTests/ArticleListViewModel.swift

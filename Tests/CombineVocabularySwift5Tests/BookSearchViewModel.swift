@@ -1,0 +1,1 @@
+../CombineVocabularyTests/BookSearchViewModel.swift

@@ -1,0 +1,1 @@
+../CombineVocabularyTests/SignUpFormViewModel.swift

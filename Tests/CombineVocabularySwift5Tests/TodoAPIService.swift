@@ -1,0 +1,1 @@
+../CombineVocabularyTests/TodoAPIService.swift
