@@ -316,6 +316,19 @@ enum BufferWhenFull: CaseIterable, Sendable {
         #expect(subscriber.events == [.subscription] + (1...10).map { .value($0) } + [.finished])
     }
 
+    /// Found by the differential check: a synchronous upstream overflowing a `.customError` buffer before the
+    /// subscription went downstream failed at once, dropping the buffered value. The full buffer's error waits
+    /// for a request, which gets what it allows first (OpenCombine: `value 4`, then the failure).
+    @Test func aCustomErrorFromAnOverflowBeforeTheSubscriptionWaitsForTheFirstRequest() {
+        let subscriber = HandWrittenSubscriber<Int, TimingTestError>()
+        [4, 2].publisher.setFailureType(to: TimingTestError.self)
+            .buffer(size: 1, prefetch: .byRequest, whenFull: .customError { .boom })
+            .subscribe(subscriber)
+        #expect(subscriber.events == [.subscription])
+        subscriber.request(.max(1))
+        #expect(subscriber.events == [.subscription, .value(4), .failure("boom")])
+    }
+
     @Test func theCustomErrorClosureIsReleasedWhenTheSubscriptionEnds() {
         weak var weakToken: Token?
         let probe = TimingProbe<Int, TimingTestError>()

@@ -81,6 +81,20 @@ import Testing
         #expect(probe.cancelCount == 1)
     }
 
+    /// Found by the differential check: a cancel from inside the completion event's delivery was followed by
+    /// `.finished`. Covers both paths: the event delivered at once (demand left) and held until a request.
+    @Test(arguments: [true, false])
+    func materializeSendsNothingAfterACancelInsideTheCompletionEvent(_ demandLeft: Bool) {
+        let probe = SimpleProbe<Int, ProbeError>()
+        let subscriber = HandWrittenSubscriber<Event<Int, ProbeError>, Never>(
+            initial: demandLeft ? .unlimited : .max(1), cancelOnValue: 2)
+        probe.materialize().subscribe(subscriber)
+        probe.send(1)
+        probe.send(completion: .failure(.boom))
+        if !demandLeft { subscriber.request(.max(1)) }
+        #expect(subscriber.events == [.subscription, .value(.value(1)), .value(.failure(.boom))])
+    }
+
     @Test func materializeCancelDropsAHeldCompletion() {
         let probe = SimpleProbe<Int, ProbeError>()
         let subscriber = HandWrittenSubscriber<Event<Int, ProbeError>, Never>()

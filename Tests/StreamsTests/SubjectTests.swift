@@ -5,6 +5,30 @@ import StreamsTesting
 import Testing
 
 @Suite struct PassthroughSubjectTests {
+    /// Found by the differential check: a subject subscribed to a synchronous upstream before anyone asked asks it
+    /// only at the first request; when that request is made inside `receive(subscription:)`, the values it pulls
+    /// must reach that subscriber (they were lost while it was still being handed its subscription).
+    @Test(arguments: [Subscribers.Demand.max(1), .unlimited])
+    func theFirstRequestInsideReceiveSubscriptionGetsTheValuesItPulls(_ demand: Subscribers.Demand) {
+        let subject = PassthroughSubject<Int, Never>()
+        let connection = [6, 7].publisher.subscribe(subject)
+        let subscriber = HandWrittenSubscriber<Int, Never>(initial: demand)
+        subject.subscribe(subscriber)
+        let expected: [HandWrittenSubscriber<Int, Never>.Event] =
+            demand == .unlimited ? [.subscription, .value(6), .value(7), .finished] : [.subscription, .value(6), .finished]
+        #expect(subscriber.events == expected)
+        connection.cancel()
+    }
+
+    @Test func aMulticastConnectedFirstServesTheRequestMadeInsideReceiveSubscription() {
+        let multicast = [6, 7].publisher.multicast(subject: PassthroughSubject<Int, Never>())
+        let connection = multicast.connect()
+        let subscriber = HandWrittenSubscriber<Int, Never>(initial: .max(1))
+        multicast.subscribe(subscriber)
+        #expect(subscriber.events == [.subscription, .value(6), .finished])
+        connection.cancel()
+    }
+
     @Test func subscribersAreServedInSubscriptionOrder() {
         let subject = PassthroughSubject<Int, Never>()
         let log = Locked<[String]>([])

@@ -144,6 +144,11 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription, Custo
     @usableFromInline
     @exclusivity(unchecked)
     var isAttached = false
+    /// `terminal` is a full buffer's error: delivered only by a request's drain (after what that request
+    /// allows), never at once. Guarded by `lock`.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var failureAwaitsRequest = false
     /// A thread is in ``drain()``. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
@@ -222,7 +227,10 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription, Custo
     func fail(with error: Failure) {
         guard link.finishAndCancel() else { return }
         let released = lock.withLock { () -> Publishers.BufferingStrategy<Failure> in
-            if downstream != nil, terminal == nil { terminal = .failure(error) }
+            if downstream != nil, terminal == nil {
+                terminal = .failure(error)
+                failureAwaitsRequest = true
+            }
             defer { whenFull = .dropNewest }
             return whenFull
         }
@@ -247,7 +255,7 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription, Custo
         guard downstream != nil else { return lock.unlock() }
         demand += more
         lock.unlock()
-        let refill = drain()
+        let refill = drain(afterRequest: true)
         if refill > .none { link.request(refill) }
     }
 
@@ -264,12 +272,13 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription, Custo
     }
 
     /// Delivers buffered values while the downstream has demand, then the completion when it is due (a
-    /// failure once no value can be delivered, `.finished` once the buffer is empty and there is demand).
+    /// failure once no value can be delivered — a full buffer's error only when `afterRequest` —, `.finished`
+    /// once the buffer is empty and there is demand).
     /// Returns what `.keepFull` asks upstream for: one per value delivered here. One thread at a time: a
     /// call while another delivers (or from inside `receive(_:)`) returns `.none` at once, and that
     /// delivery serves what it came for.
     @inlinable
-    func drain() -> Subscribers.Demand {
+    func drain(afterRequest: Bool = false) -> Subscribers.Demand {
         var delivered = 0
         lock.lock()
         guard isAttached, !isDelivering else {
@@ -287,7 +296,9 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription, Custo
                 demand += more
                 continue
             }
-            guard let terminal, demand > .none || Self.isFailure(terminal) else { break }
+            guard let terminal,
+                demand > .none || Self.isFailure(terminal) && (afterRequest || !failureAwaitsRequest)
+            else { break }
             self.downstream = nil
             let released = (values, whenFull)
             values.removeAll()

@@ -199,6 +199,11 @@ where Downstream.Input == Event<Input, UpstreamFailure>, Downstream.Failure == N
     @usableFromInline
     @exclusivity(unchecked)
     var held: Subscribers.Completion<UpstreamFailure>?
+    /// The downstream cancelled — possibly from inside the completion event's delivery, after which the
+    /// `.finished` must not follow (guarded by `lock`).
+    @usableFromInline
+    @exclusivity(unchecked)
+    var isCancelled = false
 
     @inlinable
     init(downstream: Downstream) {
@@ -246,7 +251,7 @@ where Downstream.Input == Event<Input, UpstreamFailure>, Downstream.Failure == N
         }
         self.downstream = nil
         lock.unlock()
-        Self.deliver(completion, to: downstream)
+        deliver(completion, to: downstream)
     }
 
     @inlinable
@@ -258,7 +263,7 @@ where Downstream.Input == Event<Input, UpstreamFailure>, Downstream.Failure == N
             self.held = nil
             self.downstream = nil
             lock.unlock()
-            Self.deliver(held, to: downstream)
+            deliver(held, to: downstream)
             return
         }
         demand += more
@@ -273,18 +278,23 @@ where Downstream.Input == Event<Input, UpstreamFailure>, Downstream.Failure == N
         let released = (downstream, held)
         downstream = nil
         held = nil
+        isCancelled = true
         lock.unlock()
         _ = released
     }
 
-    /// Delivers the completion's event, then `.finished`. Called with the lock released, once.
+    /// Delivers the completion's event, then `.finished` unless the downstream cancelled while receiving the
+    /// event. Called with the lock released, once.
     @inlinable
-    static func deliver(_ completion: Subscribers.Completion<UpstreamFailure>, to downstream: Downstream) {
+    func deliver(_ completion: Subscribers.Completion<UpstreamFailure>, to downstream: Downstream) {
         switch completion {
         case .finished: _ = downstream.receive(.finished)
         case .failure(let error): _ = downstream.receive(.failure(error))
         }
-        downstream.receive(completion: .finished)
+        lock.lock()
+        let cancelled = isCancelled
+        lock.unlock()
+        if !cancelled { downstream.receive(completion: .finished) }
     }
 }
 

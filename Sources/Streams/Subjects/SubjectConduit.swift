@@ -198,6 +198,11 @@ where
         if state.compareExchange(expected: State.starting, desired: State.active, ordering: .acquiringAndReleasing)
             .exchanged
         {
+            // A request made while starting (typically inside `receive(subscription:)`) left telling the parent to
+            // this point, so that the values it pulls from a synchronous upstream find this conduit active. The
+            // fence pairs with the one in `request`: either it saw `active`, or this load sees its demand.
+            atomicMemoryFence(ordering: .sequentiallyConsistent)
+            if demand.load(ordering: .relaxed) > 0 { parent.acknowledgeDemand() }
             if keepsLatest { parent.deliverLatest(ObjectIdentifier(self)) }
             return
         }
@@ -290,6 +295,10 @@ where
         let current = state.load(ordering: .relaxed)
         guard more > .none, current == State.active || current == State.starting else { return }
         add(more)
+        // While starting, `start` tells the parent once the subscriber is active (see there): a synchronous
+        // upstream asked now would send values this conduit may not take yet.
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        guard state.load(ordering: .relaxed) != State.starting else { return }
         parent.acknowledgeDemand()
         if keepsLatest { parent.deliverLatest(ObjectIdentifier(self)) }
     }
