@@ -45,9 +45,10 @@ public struct RunLoopScheduler: Streams.Scheduler, @unchecked Sendable {
         let delay = max(0, Double(seconds) + Double(attoseconds) / 1e18)
         // `Timer(fire:…)`, not `Timer(timeInterval:repeats:block:)`: Foundation on Linux gives the latter a fire date
         // of now, so the action would run on the loop's next turn instead of at the deadline.
-        let timer = Timer(fire: Date(timeIntervalSinceNow: delay), interval: 0, repeats: false) { _ in action() }
+        let box = TimerAction(repeats: false, action)
+        let timer = Timer(fire: Date(timeIntervalSinceNow: delay), interval: 0, repeats: false) { _ in box.run() }
         for mode in modes { runLoop.add(timer, forMode: mode) }
-        return TimerConnection(timer: timer)
+        return TimerConnection(timer: timer, action: box)
     }
 }
 

@@ -57,18 +57,14 @@ extension Timer {
             let subject = self.subject
             // The first tick one interval after connecting, as in Combine: `Timer(fire:…)`, because Foundation on
             // Linux fires `Timer(timeInterval:repeats:block:)` at once.
+            let action = TimerAction(repeats: true) { subject.send(Date()) }
             let timer = Timer(fire: Date(timeIntervalSinceNow: interval), interval: interval, repeats: true) { _ in
-                subject.send(Date())
+                action.run()
             }
             if let tolerance { timer.tolerance = tolerance }
             runLoop.add(timer, forMode: mode)
-            return TimerConnection(timer: timer)
+            return TimerConnection(timer: timer, action: action)
         }
     }
 }
 
-/// Stops a connected timer. Sound as `@unchecked Sendable`: immutable, and `Timer.invalidate()` is thread-safe.
-struct TimerConnection: Cancellable, @unchecked Sendable {
-    let timer: Timer
-    func cancel() { timer.invalidate() }
-}

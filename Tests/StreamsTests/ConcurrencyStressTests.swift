@@ -440,3 +440,402 @@ import Testing
         #expect(survived.withLock { $0 } == 300)
     }
 }
+
+// MARK: - The newest operators under concurrency
+
+extension ConcurrencyStressTests {
+    /// Counts the completions a subscriber received, and what arrived after the first one.
+    final class CompletionCounter: @unchecked Sendable {
+        var completions = 0
+        var afterCompletion = 0
+    }
+
+    /// `withLatestFrom`: the trigger fed from several threads while the other source changes on another. Every
+    /// trigger after the other's first value is delivered, serially, and each trigger thread sees the other's
+    /// values in the order they were sent (never an older value after a newer one).
+    @Test func withLatestFromWithTriggerAndOtherFedFromDifferentThreads() {
+        let trigger = PassthroughSubject<Int, Never>()
+        let other = PassthroughSubject<Int, Never>()
+        let counter = UnsynchronizedCounter()
+        let ends = CompletionCounter()
+        // Per trigger thread, the latest `other` value it was paired with: plain, so only serial delivery is safe.
+        final class Latest: @unchecked Sendable {
+            var seen = [Int](repeating: 0, count: ConcurrencyStressTests.threads)
+            var wentBack = 0
+        }
+        let latest = Latest()
+        let c = trigger.withLatestFrom(other) { ($0, $1) }.sink(
+            receiveCompletion: { _ in ends.completions += 1 },
+            receiveValue: { thread, value in
+                if ends.completions > 0 { ends.afterCompletion += 1 }
+                counter.count += 1
+                if value < latest.seen[thread] { latest.wentBack += 1 }
+                latest.seen[thread] = value
+            })
+        other.send(0)
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+            if thread == 0 {
+                for value in 1...Self.perThread { other.send(value) }
+            } else {
+                for _ in 0..<Self.perThread { trigger.send(thread) }
+            }
+        }
+        DispatchQueue.concurrentPerform(iterations: 2) { thread in
+            if thread == 0 { trigger.send(completion: .finished) } else { trigger.send(1) }
+        }
+        trigger.send(1)
+        let triggers = (Self.threads - 1) * Self.perThread
+        #expect(counter.count == triggers || counter.count == triggers + 1)
+        #expect(latest.wentBack == 0)
+        #expect(ends.completions == 1)
+        #expect(ends.afterCompletion == 0)
+        c.cancel()
+    }
+
+    /// `withLatestFrom` cancelled from another thread while both sources send: nothing is delivered once `cancel()`
+    /// has returned.
+    @Test func withLatestFromDeliversNothingAfterACancelFromAnotherThread() {
+        for _ in 0..<20 {
+            let trigger = PassthroughSubject<Int, Never>()
+            let other = PassthroughSubject<Int, Never>()
+            let counter = UnsynchronizedCounter()
+            let cancelled = Atomic<Bool>(false)
+            let late = Atomic<Int>(0)
+            let c = trigger.withLatestFrom(other).sink { _ in
+                counter.count += 1
+                if cancelled.load(ordering: .acquiring) { late.add(1, ordering: .relaxed) }
+            }
+            other.send(0)
+            DispatchQueue.concurrentPerform(iterations: 3) { thread in
+                switch thread {
+                case 0: for value in 0..<500 { trigger.send(value) }
+                case 1: for value in 0..<500 { other.send(value) }
+                default:
+                    c.cancel()
+                    cancelled.store(true, ordering: .releasing)
+                }
+            }
+            let before = counter.count
+            trigger.send(-1)
+            #expect(counter.count == before)
+            // A delivery may have been under way when cancel() returned; at most one per sending thread.
+            #expect(late.load(ordering: .relaxed) <= 1)
+        }
+    }
+
+    /// `amb` with both sources sending at once from their own threads: one wins, every value delivered is from it
+    /// (all of them), serially, and the winner's completion arrives exactly once.
+    @Test func ambPicksExactlyOneWinnerWhenBothSendAtOnce() {
+        for _ in 0..<100 {
+            let left = PassthroughSubject<Int, Never>()
+            let right = PassthroughSubject<Int, Never>()
+            let counter = UnsynchronizedCounter()
+            let ends = CompletionCounter()
+            final class Sides: @unchecked Sendable {
+                var positive = 0
+                var negative = 0
+            }
+            let sides = Sides()
+            let c = left.amb(right).sink(
+                receiveCompletion: { _ in ends.completions += 1 },
+                receiveValue: { value in
+                    if ends.completions > 0 { ends.afterCompletion += 1 }
+                    counter.count += 1
+                    if value > 0 { sides.positive += 1 } else { sides.negative += 1 }
+                })
+            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                let (subject, sign) = thread == 0 ? (left, 1) : (right, -1)
+                for value in 1...100 { subject.send(sign * value) }
+                subject.send(completion: .finished)
+            }
+            #expect(sides.positive == 0 || sides.negative == 0, "values from both sides: \(sides.positive) and \(sides.negative)")
+            #expect(counter.count == 100)
+            #expect(ends.completions == 1)
+            #expect(ends.afterCompletion == 0)
+            c.cancel()
+        }
+    }
+
+    /// `flatMapLatest`: the outer switches on one thread while the inners send from others. Delivery is serial, the
+    /// current inner's values all arrive once the switching stops, and the completion arrives exactly once.
+    @Test func flatMapLatestSwitchesWhileInnersSendFromOtherThreads() {
+        let outer = PassthroughSubject<Int, Never>()
+        let inners = (0..<Self.threads).map { _ in PassthroughSubject<Int, Never>() }
+        let counter = UnsynchronizedCounter()
+        let ends = CompletionCounter()
+        let c = outer.flatMapLatest { inners[$0] }.sink(
+            receiveCompletion: { _ in ends.completions += 1 },
+            receiveValue: { value in
+                if ends.completions > 0 { ends.afterCompletion += 1 }
+                counter.count += 1
+                counter.sum += value
+            })
+        outer.send(0)
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+            if thread == 0 {
+                for round in 0..<Self.perThread { outer.send(round % Self.threads) }
+            } else {
+                for _ in 0..<Self.perThread { inners[thread].send(1) }
+            }
+        }
+        #expect(counter.count <= (Self.threads - 1) * Self.perThread)
+        let current = (Self.perThread - 1) % Self.threads
+        let before = counter.count
+        for _ in 0..<10 { inners[current].send(1) }
+        #expect(counter.count == before + 10)
+        #expect(counter.sum == counter.count)
+        for inner in inners where inner !== inners[current] { inner.send(1) }  // no longer current: dropped
+        #expect(counter.count == before + 10)
+        DispatchQueue.concurrentPerform(iterations: 2) { thread in
+            if thread == 0 { outer.send(completion: .finished) } else { inners[current].send(completion: .finished) }
+        }
+        #expect(ends.completions == 1)
+        #expect(ends.afterCompletion == 0)
+        c.cancel()
+    }
+
+    /// `ReplaySubject`: sends from many threads while subscribers come and go. A steady subscriber gets every value
+    /// exactly once; every subscriber, replayed or live, sees each sender's values in order with none twice.
+    @Test func replaySubjectServesSubscribersThatComeAndGoWhileOthersSend() {
+        let subject = ReplaySubject<Int, Never>(bufferSize: 16)
+        let senders = Self.threads / 2
+        let perSender = Self.perThread / 2
+        /// The last value seen from each sender: plain, so only serial delivery is safe.
+        final class Order: @unchecked Sendable {
+            var last = [Int](repeating: -1, count: ConcurrencyStressTests.threads)
+            var count = 0
+            var outOfOrder = 0
+            func see(_ value: Int, perSender: Int) {
+                let sender = value / perSender
+                if value <= last[sender] { outOfOrder += 1 }
+                last[sender] = value
+                count += 1
+            }
+        }
+        let steady = Order()
+        let c = subject.sink { steady.see($0, perSender: perSender) }
+        let transientsOutOfOrder = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+            if thread < senders {
+                for i in 0..<perSender { subject.send(thread * perSender + i) }
+            } else {
+                for _ in 0..<50 {
+                    let order = Order()
+                    let transient = subject.sink { order.see($0, perSender: perSender) }
+                    transient.cancel()
+                    transientsOutOfOrder.add(order.outOfOrder, ordering: .relaxed)
+                }
+            }
+        }
+        #expect(steady.count == senders * perSender)
+        #expect(steady.outOfOrder == 0)
+        #expect(transientsOutOfOrder.load(ordering: .relaxed) == 0)
+        let late = Order()
+        let lateSubscriber = subject.sink { late.see($0, perSender: perSender) }
+        #expect(late.count == 16, "a late subscriber gets the full buffer")
+        #expect(late.outOfOrder == 0)
+        lateSubscriber.cancel()
+        c.cancel()
+    }
+
+    /// `ReplaySubject` completed from one thread while others send: each subscriber gets exactly one completion and
+    /// nothing after it, and a later subscriber gets the buffer then the completion.
+    @Test func replaySubjectCompletesExactlyOnceUnderConcurrentSends() {
+        for _ in 0..<20 {
+            let subject = ReplaySubject<Int, Never>(bufferSize: 4)
+            let ends = CompletionCounter()
+            let c = subject.sink(
+                receiveCompletion: { _ in ends.completions += 1 },
+                receiveValue: { _ in if ends.completions > 0 { ends.afterCompletion += 1 } })
+            DispatchQueue.concurrentPerform(iterations: 4) { thread in
+                if thread == 0 {
+                    subject.send(completion: .finished)
+                } else {
+                    for value in 0..<200 { subject.send(value) }
+                }
+            }
+            #expect(ends.completions == 1)
+            #expect(ends.afterCompletion == 0)
+            let late = subject.record()
+            #expect(late.values.count <= 4)
+            #expect(late.isFinished)
+            c.cancel()
+        }
+    }
+
+    /// The relays from many threads: every accepted value reaches a steady subscriber exactly once, serially, while
+    /// other subscribers come and go; `CurrentValueRelay.value` ends as the last value of some sender.
+    @Test func relaysAcceptFromManyThreadsWhileSubscribersComeAndGo() {
+        let passthrough = PassthroughRelay<Int>()
+        let current = CurrentValueRelay(-1)
+        let steadyPassthrough = UnsynchronizedCounter()
+        let steadyCurrent = UnsynchronizedCounter()
+        let c1 = passthrough.sink { value in
+            steadyPassthrough.count += 1
+            steadyPassthrough.sum += value
+        }
+        let c2 = current.sink { _ in steadyCurrent.count += 1 }
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+            if thread.isMultiple(of: 2) {
+                for i in 0..<Self.perThread {
+                    passthrough.accept(1)
+                    current.accept(thread * Self.perThread + i)
+                }
+            } else {
+                for _ in 0..<Self.perThread / 20 {
+                    let transient = UnsynchronizedCounter()
+                    let a = passthrough.sink { _ in transient.count += 1 }
+                    let b = current.sink { _ in transient.count += 1 }
+                    // No count is asserted here: a subscription made while another thread delivers gets its current
+                    // value from that thread, possibly after `sink` returned (the subject's serial drain), so a
+                    // cancel at once may come first. Only the serial delivery to `transient` is checked (by TSan).
+                    a.cancel()
+                    b.cancel()
+                }
+            }
+        }
+        let sent = (Self.threads / 2) * Self.perThread
+        #expect(steadyPassthrough.count == sent)
+        #expect(steadyPassthrough.sum == sent)
+        #expect(steadyCurrent.count == sent + 1)
+        let lastValues = stride(from: 0, to: Self.threads, by: 2).map { $0 * Self.perThread + Self.perThread - 1 }
+        #expect(lastValues.contains(current.value))
+        c1.cancel()
+        c2.cancel()
+    }
+
+    /// `AnyPublisher.create`: the subscriber handle used from many threads. Values arrive serially and all of them;
+    /// a completion racing with sends arrives exactly once with nothing after it; the teardown runs once.
+    @Test func createSubscriberHandleUsedFromManyThreads() {
+        for round in 0..<20 {
+            let slot = CreateSubscriberSlot<Int, Never>()
+            let teardowns = Atomic<Int>(0)
+            let publisher = AnyPublisher<Int, Never>.create { subscriber in
+                slot.subscriber = subscriber
+                return AnyCancellable { teardowns.add(1, ordering: .relaxed) }
+            }
+            let counter = UnsynchronizedCounter()
+            let ends = CompletionCounter()
+            let c = publisher.sink(
+                receiveCompletion: { _ in ends.completions += 1 },
+                receiveValue: { value in
+                    if ends.completions > 0 { ends.afterCompletion += 1 }
+                    counter.count += 1
+                    counter.sum += value
+                })
+            let handle = slot.subscriber
+            DispatchQueue.concurrentPerform(iterations: Self.threads) { _ in
+                for _ in 0..<200 { handle?.send(1) }
+            }
+            #expect(counter.count == Self.threads * 200)
+            #expect(counter.sum == Self.threads * 200)
+            DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+                if thread == 0 {
+                    if round.isMultiple(of: 2) { handle?.send(completion: .finished) } else { c.cancel() }
+                } else {
+                    for _ in 0..<100 { handle?.send(1) }
+                    if thread == 1 { handle?.send(completion: .finished) }
+                }
+            }
+            if round.isMultiple(of: 2) { #expect(ends.completions == 1) } else { #expect(ends.completions <= 1) }
+            #expect(ends.afterCompletion == 0)
+            #expect(teardowns.load(ordering: .relaxed) == 1)
+            let after = counter.count
+            handle?.send(1)
+            #expect(counter.count == after)
+            slot.subscriber = nil
+        }
+    }
+
+    /// `materialize` of a subject fed from many threads then completed while others still send: the events arrive
+    /// serially, every value once, and exactly one completion event, last.
+    @Test func materializeDeliversEveryEventOnceAndTheCompletionLast() {
+        for _ in 0..<10 {
+            let subject = PassthroughSubject<Int, TestError>()
+            let counter = UnsynchronizedCounter()
+            let ends = CompletionCounter()
+            final class Events: @unchecked Sendable {
+                var failures = 0
+                var finished = 0
+                var afterTerminal = 0
+            }
+            let events = Events()
+            let c = subject.materialize().sink(
+                receiveCompletion: { _ in ends.completions += 1 },
+                receiveValue: { event in
+                    if events.failures + events.finished > 0 { events.afterTerminal += 1 }
+                    switch event {
+                    case .value: counter.count += 1
+                    case .failure: events.failures += 1
+                    case .finished: events.finished += 1
+                    }
+                })
+            DispatchQueue.concurrentPerform(iterations: Self.threads) { _ in
+                for value in 0..<500 { subject.send(value) }
+            }
+            #expect(counter.count == Self.threads * 500)
+            DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+                if thread == 0 {
+                    subject.send(completion: .failure(.boom))
+                } else {
+                    for value in 0..<100 { subject.send(value) }
+                }
+            }
+            #expect(events.failures == 1)
+            #expect(events.finished == 0)
+            #expect(events.afterTerminal == 0)
+            #expect(ends.completions == 1, "the materialized stream finishes after the failure event")
+            c.cancel()
+        }
+    }
+
+    /// `retry(when:)` with failures raised from many threads at once: each failure of the current attempt
+    /// re-subscribes once (attempts == failures the handler saw + 1), no failure reaches the subscriber, delivery is
+    /// serial, and the final completion arrives exactly once with nothing after it.
+    @Test func retryWhenResubscribesOncePerFailureRaisedFromManyThreads() {
+        let attempts = Locked<[PassthroughSubject<Int, TestError>]>([])
+        let handled = Atomic<Int>(0)
+        let upstream = Deferred { () -> PassthroughSubject<Int, TestError> in
+            let attempt = PassthroughSubject<Int, TestError>()
+            attempts.withLock { $0.append(attempt) }
+            return attempt
+        }
+        let counter = UnsynchronizedCounter()
+        let ends = CompletionCounter()
+        let failuresSeen = Atomic<Int>(0)
+        let c = upstream.retry(when: { failures in
+            failures.map { _ in handled.add(1, ordering: .relaxed) }
+        })
+        .sink(
+            receiveCompletion: { completion in
+                ends.completions += 1
+                if case .failure = completion { failuresSeen.add(1, ordering: .relaxed) }
+            },
+            receiveValue: { _ in
+                if ends.completions > 0 { ends.afterCompletion += 1 }
+                counter.count += 1
+            })
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+            for i in 0..<300 {
+                let current = attempts.withLock { $0.last }
+                if thread.isMultiple(of: 2) && i.isMultiple(of: 10) {
+                    current?.send(completion: .failure(.boom))
+                } else {
+                    current?.send(1)
+                }
+            }
+        }
+        let last = attempts.withLock { $0.last }
+        last?.send(completion: .finished)
+        #expect(attempts.withLock { $0.count } == handled.load(ordering: .relaxed) + 1)
+        #expect(handled.load(ordering: .relaxed) >= 1)
+        #expect(failuresSeen.load(ordering: .relaxed) == 0)
+        #expect(ends.completions == 1)
+        #expect(ends.afterCompletion == 0)
+        #expect(counter.count <= Self.threads * 300)
+        let after = counter.count
+        for attempt in attempts.withLock({ $0 }) { attempt.send(1) }
+        #expect(counter.count == after)
+        c.cancel()
+    }
+}
