@@ -1,6 +1,5 @@
 import Features
 import Foundation
-import Networking
 import Streams
 
 extension Session {

@@ -1,6 +1,5 @@
 import Features
 import Foundation
-import Networking
 import Streams
 
 /// The REPL as a stream transformer: input lines in; view-model inputs, and output lines out.
