@@ -19,7 +19,7 @@ public struct PipelineGenerator {
         // A re-entrant send needs a subject to send into (drawn always, so the rest stays the same).
         let sendOnValue = random.chance(15) ? random.int(1...2) : nil
         switch source {
-        case .subject, .currentValue: subscriber.sendOnValue = sendOnValue
+        case .subject, .currentValue, .replaySubject, .relay: subscriber.sendOnValue = sendOnValue
         default: break
         }
         return Pipeline(source: source, stages: stages, subscriber: subscriber)
@@ -43,7 +43,15 @@ public struct PipelineGenerator {
 
     mutating func source(depth: Int) -> Source {
         switch random.int(0...9) {
-        case 0, 1, 2: .subject(timeline())
+        case 0, 1, 2:
+            // One subject source in ten (at the top only) is one of Streams' own: a `ReplaySubject` or a relay.
+            if depth == 0 && random.chance(10) {
+                random.chance(50)
+                    ? .replaySubject(bufferSize: random.int(1...3), early: values(), timeline())
+                    : .relay(initial: random.chance(50) ? random.int(0...9) : nil, timeline())
+            } else {
+                .subject(timeline())
+            }
         case 3: .currentValue(random.int(0...9), timeline())
         case 4, 5: .sequence(values())
         case 6: .just(random.int(0...9))
@@ -69,9 +77,14 @@ public struct PipelineGenerator {
         // Stages without an OpenCombine counterpart (checked on Streams alone) are drawn less often, so
         // most cases stay differential; the reducing, filtering, replacing and positional operators
         // (`count()` … `ignoreOutput()`) one time in five, so the older stages are still most of a pipeline.
+        // The timing, buffering, connectable and CombineExt-style operators are drawn one time in seven (those
+        // OpenCombine lacks among them, one time in twenty-five), so about 30 % of the cases are checked on
+        // Streams alone.
         let roll = random.int(0...99)
-        if roll < 8 { return streamsOnlyStage() }
-        if roll < 28 { return reducingOrFilteringStage() }
+        if roll < 5 { return streamsOnlyStage() }
+        if roll < 9 { return streamsOnlyAddedStage() }
+        if roll < 29 { return reducingOrFilteringStage() }
+        if roll < 43 { return addedStage() }
         switch random.int(0...29) {
         case 0: return .map(random.int(1...9))
         case 1: return .tryMap(failOnMultipleOf: random.int(2...7))
@@ -117,6 +130,40 @@ public struct PipelineGenerator {
         case 5: .zip3(source(depth: 1), source(depth: 1))
         case 6: .merge3(source(depth: 1), source(depth: 1))
         default: .combineLatest3(source(depth: 1), source(depth: 1))
+        }
+    }
+
+    /// A timing, buffering, recovering, connectable or CombineExt-style stage that OpenCombine can check
+    /// (`flatMapLatest`, `pairwise` and `nwise` through the composition they are).
+    mutating func addedStage() -> Stage {
+        switch random.int(0...11) {
+        case 0, 1, 2:
+            .buffer(
+                random.int(1...3), keepFull: random.chance(50),
+                whenFull: random.pick([BufferFull.dropOldest, .dropNewest, .customError]))
+        case 3: .measureInterval
+        case 4, 5: .tryCatch(throwOnMultipleOf: random.int(1...3), random.int(0...9))
+        case 6, 7, 8:
+            .connectable(
+                random.pick([Connectable.makeConnectable, .multicastSubject, .multicastFactory]),
+                connectAt: random.chance(40) ? nil : random.pick([0, 0, 1, 2, 4]))
+        case 9: .flatMapLatest(inner())
+        case 10: .pairwise
+        default: .nwise(random.int(2...3))
+        }
+    }
+
+    /// A timing, connectable or CombineExt-style stage that OpenCombine 0.14 lacks: checked on Streams alone.
+    mutating func streamsOnlyAddedStage() -> Stage {
+        switch random.int(0...7) {
+        case 0: .collectByTime(random.int(1...4), count: random.chance(50) ? random.int(1...3) : nil)
+        case 1: .withLatestFrom(source(depth: 1))
+        case 2: .amb(source(depth: 1))
+        case 3: .materialize
+        case 4: .materializeDematerialize
+        case 5: .retryWhen(random.int(0...2), delay: random.int(0...2))
+        default:
+            .connectable(.multicastReplay(random.int(1...2)), connectAt: random.chance(50) ? nil : random.pick([0, 1, 3]))
         }
     }
 

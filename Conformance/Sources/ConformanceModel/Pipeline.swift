@@ -94,11 +94,19 @@ public indirect enum Source: Equatable, Sendable, CustomStringConvertible {
     /// Streams' `Publishers.Timer` ticking every `interval`, each tick mapped to its tick number (Streams
     /// alone: Combine's timer is connectable, a different shape).
     case timer(every: Int)
+    /// Streams' `ReplaySubject(bufferSize:)`, sent `early` before anything subscribes (so it has values to
+    /// replay), then the timeline (Streams alone: CombineExt's, no OpenCombine counterpart).
+    case replaySubject(bufferSize: Int, early: [Int], [TimedEvent])
+    /// Streams' `PassthroughRelay` (or `CurrentValueRelay(initial)`) accepting the timeline's values; a relay
+    /// cannot complete, so the timeline's completion is not sent (Streams alone: CombineExt's).
+    case relay(initial: Int?, [TimedEvent])
 
     /// The last tick of its timeline.
     public var horizon: Int {
         switch self {
-        case .subject(let events), .currentValue(_, let events): events.map(\.tick).max() ?? 0
+        case .subject(let events), .currentValue(_, let events), .replaySubject(_, _, let events),
+            .relay(_, let events):
+            events.map(\.tick).max() ?? 0
         case .future(_, let tick): tick
         case .timer(let interval): interval * 4
         default: 0
@@ -107,8 +115,10 @@ public indirect enum Source: Equatable, Sendable, CustomStringConvertible {
 
     /// Whether OpenCombine has a counterpart to compare with.
     public var hasReference: Bool {
-        if case .timer = self { return false }
-        return true
+        switch self {
+        case .timer, .replaySubject, .relay: false
+        default: true
+        }
     }
 
     /// Whether it delivers everything synchronously on subscription/request (no virtual time).
@@ -116,7 +126,7 @@ public indirect enum Source: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .sequence, .just, .empty, .fail, .deferred: true
         case .future(_, let tick): tick == 0
-        case .subject, .currentValue, .timer: false
+        case .subject, .currentValue, .timer, .replaySubject, .relay: false
         }
     }
 
@@ -132,6 +142,11 @@ public indirect enum Source: Equatable, Sendable, CustomStringConvertible {
         case .deferred(let values): "Deferred { \(values).publisher }"
         case .future(let value, let tick): "Future(\(value.map(String.init) ?? "#") @\(tick))"
         case .timer(let interval): "Timer(every: \(interval))"
+        case .replaySubject(let size, let early, let events):
+            "replaySubject(bufferSize: \(size), early: \(early), \(events.map(\.description).joined(separator: ", ")))"
+        case .relay(let initial, let events):
+            (initial.map { "currentValueRelay(\($0), " } ?? "passthroughRelay(")
+                + events.map(\.description).joined(separator: ", ") + ")"
         }
     }
 }
@@ -247,11 +262,45 @@ public indirect enum Stage: Equatable, Sendable, CustomStringConvertible {
     case zip3(Source, Source)
     case merge3(Source, Source)
     case combineLatest3(Source, Source)
+    // Timing, buffering, recovering and connectable operators.
+    /// `collect(.byTime(scheduler, interval))`, or `.byTimeOrCount(scheduler, interval, count)` (Streams alone:
+    /// OpenCombine 0.14 has no time-grouped `collect`).
+    case collectByTime(Int, count: Int?)
+    /// `buffer(size:prefetch:whenFull:)`, `.keepFull` or `.byRequest`.
+    case buffer(Int, keepFull: Bool, whenFull: BufferFull)
+    /// `measureInterval(using: scheduler)`, each interval as its number of ticks.
+    case measureInterval
+    /// `tryCatch { e in throw boom(code + 10) if code % divisor == 0; Just(value) }`.
+    case tryCatch(throwOnMultipleOf: Int, Int)
+    /// A connectable publisher (``Connectable``), connected at `connectAt` (0: as soon as it is built, before the
+    /// subscriber subscribes; later: at that tick) or, when `nil`, by `autoconnect()`.
+    case connectable(Connectable, connectAt: Int?)
+    // CombineExt-style operators Streams adds.
+    /// `withLatestFrom(other, +)` (Streams alone).
+    case withLatestFrom(Source)
+    /// `amb(other)` (Streams alone).
+    case amb(Source)
+    /// `flatMapLatest { inner }`: OpenCombine runs `map { inner }.switchToLatest()`, which it is exactly.
+    case flatMapLatest(Inner)
+    /// `materialize()`, each event as an `Int` (a value as itself, `.finished` as -1, `boom(c)` as -1000 - c)
+    /// (Streams alone).
+    case materialize
+    /// `materialize().dematerialize()` (Streams alone).
+    case materializeDematerialize
+    /// `pairwise()`, each pair as `100 * a + b`: OpenCombine runs `scan` over a window and a `compactMap` that
+    /// drops the first value, which is what `pairwise()` is (the dropped value asks one more, as `compactMap`).
+    case pairwise
+    /// `nwise(n)`, each window as its digits in base 100: OpenCombine runs the same `scan` + `compactMap`.
+    case nwise(Int)
+    /// `retry(when: { $0.prefix(retries).delay(for: delay) })` (no `delay` when 0) (Streams alone).
+    case retryWhen(Int, delay: Int)
 
     /// Whether OpenCombine 0.14 has a working counterpart to compare with.
     public var hasReference: Bool {
         switch self {
         case .zip, .merge, .combineLatest, .shareReplay, .retryBackoff, .zip3, .merge3, .combineLatest3: false
+        case .collectByTime, .withLatestFrom, .amb, .materialize, .materializeDematerialize, .retryWhen: false
+        case .connectable(let kind, _): kind.hasReference
         default: true
         }
     }
@@ -259,7 +308,13 @@ public indirect enum Stage: Equatable, Sendable, CustomStringConvertible {
     /// How far the stage can push events in time (for ``Pipeline/horizon``).
     var horizon: Int {
         switch self {
-        case .debounce(let ticks), .throttle(let ticks, _), .delay(let ticks), .timeout(let ticks): ticks
+        case .debounce(let ticks), .throttle(let ticks, _), .delay(let ticks), .timeout(let ticks),
+            .collectByTime(let ticks, _):
+            ticks
+        case .retryWhen(let retries, let delay): retries * delay
+        case .connectable(_, let connectAt): connectAt ?? 0
+        case .withLatestFrom(let source), .amb(let source): source.horizon
+        case .flatMapLatest(let inner): inner.horizon
         case .retryBackoff(let retries, let delay): retries * delay
         case .zip(let source), .merge(let source), .combineLatest(let source), .dropUntilOutput(let source),
             .prefixUntilOutput(let source):
@@ -337,6 +392,67 @@ public indirect enum Stage: Equatable, Sendable, CustomStringConvertible {
         case .zip3(let b, let c): "zip(\(b), \(c), +)"
         case .merge3(let b, let c): "merge(with: \(b), \(c))"
         case .combineLatest3(let b, let c): "combineLatest(\(b), \(c), +)"
+        case .collectByTime(let ticks, let count):
+            count.map { "collect(.byTimeOrCount(scheduler, \(ticks), \($0))).map(sum)" }
+                ?? "collect(.byTime(scheduler, \(ticks))).map(sum)"
+        case .buffer(let size, let keepFull, let whenFull):
+            "buffer(size: \(size), prefetch: \(keepFull ? ".keepFull" : ".byRequest"), whenFull: \(whenFull))"
+        case .measureInterval: "measureInterval(using: scheduler).map(ticks)"
+        case .tryCatch(let m, let n): "tryCatch { throw if code % \(m) == 0; Just(\(n)) }"
+        case .connectable(let kind, let connectAt):
+            "\(kind)" + (connectAt.map { $0 == 0 ? " connect() at once" : " connect() @\($0)" } ?? ".autoconnect()")
+        case .withLatestFrom(let source): "withLatestFrom(\(source), +)"
+        case .amb(let source): "amb(\(source))"
+        case .flatMapLatest(let inner): "flatMapLatest { \(inner) }"
+        case .materialize: "materialize().map(code)"
+        case .materializeDematerialize: "materialize().dematerialize()"
+        case .pairwise: "pairwise().map(digits)"
+        case .nwise(let n): "nwise(\(n)).map(digits)"
+        case .retryWhen(let retries, let delay):
+            "retry(when: { $0.prefix(\(retries))\(delay > 0 ? ".delay(for: \(delay))" : "") })"
+        }
+    }
+}
+
+/// What `buffer` does with a value that finds it full.
+public enum BufferFull: Equatable, Sendable, CustomStringConvertible {
+    case dropOldest
+    case dropNewest
+    /// `.customError { boom(77) }`.
+    case customError
+
+    public var description: String {
+        switch self {
+        case .dropOldest: ".dropOldest"
+        case .dropNewest: ".dropNewest"
+        case .customError: ".customError { boom(77) }"
+        }
+    }
+}
+
+/// A connectable publisher made from the stream.
+public enum Connectable: Equatable, Sendable, CustomStringConvertible {
+    /// `replaceError(with: 0).makeConnectable()` (`makeConnectable()` needs a `Never` failure).
+    case makeConnectable
+    /// `multicast(subject: PassthroughSubject())`.
+    case multicastSubject
+    /// `multicast { PassthroughSubject() }`.
+    case multicastFactory
+    /// `multicast { ReplaySubject(bufferSize: n) }` (Streams alone).
+    case multicastReplay(Int)
+
+    /// Whether OpenCombine has it.
+    var hasReference: Bool {
+        if case .multicastReplay = self { return false }
+        return true
+    }
+
+    public var description: String {
+        switch self {
+        case .makeConnectable: "replaceError(with: 0).makeConnectable()"
+        case .multicastSubject: "multicast(subject: PassthroughSubject())"
+        case .multicastFactory: "multicast { PassthroughSubject() }"
+        case .multicastReplay(let n): "multicast { ReplaySubject(bufferSize: \(n)) }"
         }
     }
 }
@@ -366,6 +482,12 @@ public struct SubscriberScript: Equatable, Sendable, CustomStringConvertible {
         public var tick: Int
         /// `.max(count)`.
         public var count: Int
+
+        /// A request of `.max(count)` at `tick`.
+        public init(tick: Int, count: Int) {
+            self.tick = tick
+            self.count = count
+        }
     }
 
     /// A script.

@@ -103,6 +103,24 @@ public enum Shrinker {
             }
             if case .deferred = source { result.insert(.sequence(values), at: 0) }
             return result
+        case .replaySubject(let size, let early, let events):
+            return early.indices.map { index in
+                var copy = early
+                copy.remove(at: index)
+                return .replaySubject(bufferSize: size, early: copy, events)
+            }
+                + events.indices.map { index in
+                    var copy = events
+                    copy.remove(at: index)
+                    return .replaySubject(bufferSize: size, early: early, copy)
+                }
+        case .relay(let initial, let events):
+            return (initial == nil ? [] : [.relay(initial: nil, events)])
+                + events.indices.map { index in
+                    var copy = events
+                    copy.remove(at: index)
+                    return .relay(initial: initial, copy)
+                }
         case .future(let value, let tick):
             return tick == 0 ? [] : [.future(value, at: 0)]
         case .just, .empty, .fail, .timer:
@@ -117,6 +135,13 @@ public enum Shrinker {
         case .combineLatest(let source): smaller(source).map(Stage.combineLatest)
         case .dropUntilOutput(let source): smaller(source).map(Stage.dropUntilOutput)
         case .prefixUntilOutput(let source): smaller(source).map(Stage.prefixUntilOutput)
+        case .withLatestFrom(let source): smaller(source).map(Stage.withLatestFrom)
+        case .amb(let source): smaller(source).map(Stage.amb)
+        // An earlier connection (never moved before the subscription, which is another case), a plainer buffer.
+        case .connectable(let kind, .some(let tick)) where tick > 1: [.connectable(kind, connectAt: tick - 1)]
+        case .buffer(let size, let keepFull, let whenFull):
+            (size > 1 ? [.buffer(size - 1, keepFull: keepFull, whenFull: whenFull)] : [])
+                + (whenFull == .dropNewest ? [] : [.buffer(size, keepFull: keepFull, whenFull: .dropNewest)])
         case .zip3(let b, let c): [.zip(b), .zip(c)] + pairs(b, c).map { .zip3($0.0, $0.1) }
         case .merge3(let b, let c): [.merge(b), .merge(c)] + pairs(b, c).map { .merge3($0.0, $0.1) }
         case .combineLatest3(let b, let c): [.combineLatest(b), .combineLatest(c)] + pairs(b, c).map { .combineLatest3($0.0, $0.1) }

@@ -41,10 +41,14 @@ extension KnownDifference {
         },
         KnownDifference(
             tag: "share-skips-connect-after-cancel-during-connect",
-            reason: "share() does not subscribe its source when its first subscriber cancels inside receive(subscription:); Combine connects anyway"
+            reason: "share() and autoconnect() do not subscribe their source when the first subscriber cancels inside receive(subscription:); Combine connects anyway"
         ) { pipeline, streams, openCombine in
             guard pipeline.subscriber.cancelOnSubscription,
-                pipeline.stages.contains(where: { $0 == .share })
+                pipeline.stages.contains(where: {
+                    if $0 == .share { return true }
+                    if case .connectable(_, connectAt: nil) = $0 { return true }  // autoconnected
+                    return false
+                })
             else { return false }
             return upstreamLines(streams).isEmpty && stopsEarlier(streams, than: openCombine)
         },
@@ -85,7 +89,7 @@ extension KnownDifference {
             guard pipeline.stages.contains(where: { if case .prefixUntilOutput = $0 { true } else { false } }),
                 !pipeline.stages.contains(where: { stage in
                     switch stage {
-                    case .flatMap, .switchToLatest, .retry, .throttle: true
+                    case .flatMap, .switchToLatest, .flatMapLatest, .retry, .throttle: true
                     default: false
                     }
                 })

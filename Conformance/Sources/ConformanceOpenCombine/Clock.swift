@@ -16,6 +16,15 @@ final class Clock {
         scheduler.schedule(after: .init(tick: tick), action)
     }
 
+    /// An interval (`measureInterval`'s value) in ticks.
+    func ticks(_ interval: VirtualScheduler.SchedulerTimeType.Stride) -> Int { interval.ticks }
+
+    /// What must live as long as the run (a connectable's connection).
+    private var kept: [Any] = []
+
+    /// Keeps `object` alive until the run ends.
+    func keep(_ object: Any) { kept.append(object) }
+
     /// Runs everything due up to `tick`.
     func run(until tick: Int) { scheduler.advance(to: tick) }
 }

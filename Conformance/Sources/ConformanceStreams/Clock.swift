@@ -21,6 +21,18 @@ final class Clock {
         _ = scheduler.schedule(after: .zero + .milliseconds(tick)) { box.action() }
     }
 
+    /// An interval (`measureInterval`'s value) in ticks.
+    func ticks(_ interval: Duration) -> Int {
+        let (seconds, attoseconds) = interval.components
+        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+    }
+
+    /// What must live as long as the run (a connectable's connection).
+    private var kept: [Any] = []
+
+    /// Keeps `object` alive until the run ends.
+    func keep(_ object: Any) { kept.append(object) }
+
     /// Runs everything due up to `tick`.
     func run(until tick: Int) { scheduler.advance(to: .zero + .milliseconds(tick)) }
 }

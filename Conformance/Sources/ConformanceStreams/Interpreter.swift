@@ -82,6 +82,33 @@ enum Interpreter {
             #else
                 return Fail(error: TestFailure.boom(-99)).eraseToAnyPublisher()  // never run: no counterpart
             #endif
+        case .replaySubject(let size, let early, let events):
+            #if CONFORMANCE_STREAMS
+                let subject = ReplaySubject<Int, TestFailure>(bufferSize: size)
+                for value in early { subject.send(value) }
+                play(events, into: subject, clock)
+                reentry?.send = { subject.send($0) }
+                return subject.eraseToAnyPublisher()
+            #else
+                return Fail(error: TestFailure.boom(-99)).eraseToAnyPublisher()  // never run: no counterpart
+            #endif
+        case .relay(let initial, let events):
+            #if CONFORMANCE_STREAMS
+                let accept: (Int) -> Void
+                let relay: AnyPublisher<Int, Never>
+                if let initial {
+                    let currentValue = CurrentValueRelay<Int>(initial)
+                    (accept, relay) = ({ currentValue.accept($0) }, currentValue.eraseToAnyPublisher())
+                } else {
+                    let passthrough = PassthroughRelay<Int>()
+                    (accept, relay) = ({ passthrough.accept($0) }, passthrough.eraseToAnyPublisher())
+                }
+                for case .value(let value, let tick) in events { clock.at(tick) { accept(value) } }
+                reentry?.send = accept
+                return relay.setFailureType(to: TestFailure.self).eraseToAnyPublisher()
+            #else
+                return Fail(error: TestFailure.boom(-99)).eraseToAnyPublisher()  // never run: no counterpart
+            #endif
         }
     }
 
@@ -272,8 +299,136 @@ enum Interpreter {
             #else
                 return noReference(stage)
             #endif
+        case .collectByTime(let ticks, let count):
+            #if CONFORMANCE_STREAMS
+                let interval = clock.interval(ticks)
+                let strategy: Publishers.TimeGroupingStrategy =
+                    count.map { .byTimeOrCount(clock.scheduler, interval, $0) } ?? .byTime(clock.scheduler, interval)
+                return stream.collect(strategy).map { $0.reduce(0, +) }.eraseToAnyPublisher()
+            #else
+                return noReference(stage)
+            #endif
+        case .buffer(let size, let keepFull, let whenFull):
+            let strategy: Publishers.BufferingStrategy<TestFailure> =
+                switch whenFull {
+                case .dropOldest: .dropOldest
+                case .dropNewest: .dropNewest
+                case .customError: .customError { .boom(77) }
+                }
+            return stream.buffer(size: size, prefetch: keepFull ? .keepFull : .byRequest, whenFull: strategy)
+                .eraseToAnyPublisher()
+        case .measureInterval:
+            return stream.measureInterval(using: clock.scheduler).map { clock.ticks($0) }.eraseToAnyPublisher()
+        case .tryCatch(let m, let n):
+            return stream.tryCatch { error -> Just<Int> in
+                if case .boom(let code) = error, code % m == 0 { throw TestFailure.boom(code + 10) }
+                return Just(n)
+            }.mapError(testFailure).eraseToAnyPublisher()
+        case .connectable(let kind, let connectAt):
+            switch kind {
+            case .makeConnectable:
+                return connected(stream.replaceError(with: 0).makeConnectable(), at: connectAt, clock)
+                    .setFailureType(to: TestFailure.self).eraseToAnyPublisher()
+            case .multicastSubject:
+                return connected(stream.multicast(subject: PassthroughSubject<Int, TestFailure>()), at: connectAt, clock)
+            case .multicastFactory:
+                return connected(stream.multicast { PassthroughSubject<Int, TestFailure>() }, at: connectAt, clock)
+            case .multicastReplay(let size):
+                #if CONFORMANCE_STREAMS
+                    return connected(
+                        stream.multicast { ReplaySubject<Int, TestFailure>(bufferSize: size) }, at: connectAt, clock)
+                #else
+                    return noReference(stage)
+                #endif
+            }
+        case .withLatestFrom(let other):
+            #if CONFORMANCE_STREAMS
+                return stream.withLatestFrom(source(other, clock)) { $0 + $1 }.eraseToAnyPublisher()
+            #else
+                return noReference(stage)
+            #endif
+        case .amb(let other):
+            #if CONFORMANCE_STREAMS
+                return stream.amb(source(other, clock)).eraseToAnyPublisher()
+            #else
+                return noReference(stage)
+            #endif
+        case .flatMapLatest(let kind):
+            #if CONFORMANCE_STREAMS
+                return stream.flatMapLatest { inner(kind, $0, clock) }.eraseToAnyPublisher()
+            #else
+                // What `flatMapLatest` is, exactly (Streams' own returns this very composition's type).
+                return stream.map { inner(kind, $0, clock) }.switchToLatest().eraseToAnyPublisher()
+            #endif
+        case .materialize:
+            #if CONFORMANCE_STREAMS
+                return stream.materialize().map { event -> Int in
+                    switch event {
+                    case .value(let value): value
+                    case .finished: -1
+                    case .failure(.boom(let code)): -1000 - code
+                    }
+                }.setFailureType(to: TestFailure.self).eraseToAnyPublisher()
+            #else
+                return noReference(stage)
+            #endif
+        case .materializeDematerialize:
+            #if CONFORMANCE_STREAMS
+                return stream.materialize().dematerialize().eraseToAnyPublisher()
+            #else
+                return noReference(stage)
+            #endif
+        case .pairwise:
+            #if CONFORMANCE_STREAMS
+                return stream.pairwise().map { digits([$0.0, $0.1]) }.eraseToAnyPublisher()
+            #else
+                return windows(of: 2, stream)
+            #endif
+        case .nwise(let size):
+            #if CONFORMANCE_STREAMS
+                return stream.nwise(size).map(digits).eraseToAnyPublisher()
+            #else
+                return windows(of: size, stream)
+            #endif
+        case .retryWhen(let retries, let delay):
+            #if CONFORMANCE_STREAMS
+                return stream.retry(when: { failures in
+                    delay == 0
+                        ? failures.prefix(retries).eraseToAnyPublisher()
+                        : failures.prefix(retries).delay(for: clock.interval(delay), scheduler: clock.scheduler)
+                            .eraseToAnyPublisher()
+                }).eraseToAnyPublisher()
+            #else
+                return noReference(stage)
+            #endif
         }
     }
+
+    /// `publisher`, connected at `tick` (0: now, before anything subscribes; later: at that tick) or by
+    /// `autoconnect()` when `tick` is `nil`. The connection lives until the run ends.
+    static func connected<C: ConnectablePublisher>(_ publisher: C, at tick: Int?, _ clock: Clock)
+        -> AnyPublisher<C.Output, C.Failure>
+    {
+        guard let tick else { return publisher.autoconnect().eraseToAnyPublisher() }
+        if tick == 0 {
+            clock.keep(publisher.connect())
+        } else {
+            clock.at(tick) { clock.keep(publisher.connect()) }
+        }
+        return publisher.eraseToAnyPublisher()
+    }
+
+    /// A window of values as one `Int`: its values as digits in base 100, oldest first (wrapping, never trapping).
+    static func digits(_ window: [Int]) -> Int { window.reduce(0) { $0 &* 100 &+ $1 } }
+
+    #if CONFORMANCE_OPENCOMBINE
+        /// `nwise(size).map(digits)` as a composition: a `scan` keeps the last `size` values, and a `compactMap`
+        /// drops the windows not yet full (asking one more for each, as `nwise` does).
+        static func windows(of size: Int, _ stream: Stream) -> Stream {
+            stream.scan([Int]()) { window, value in Array((window + [value]).suffix(size)) }
+                .compactMap { $0.count == size ? digits($0) : nil }.eraseToAnyPublisher()
+        }
+    #endif
 
     /// `ignoreOutput()`'s `Never` as an `Int`: never called (an empty body is all a function of `Never` needs, and
     /// unlike `switch never {}` it draws no "will never be executed" warning).

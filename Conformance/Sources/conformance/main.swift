@@ -110,7 +110,7 @@ if showTagged {
 print("")
 print("seed \(seed)\(check.upstream ? ", upstream events compared too" : "")")
 print("\(agreed) of \(count) agree")
-print("  of which checked on Streams alone (Timer, zip, merge, combineLatest, share(replay:), back-off retry): \(streamsOnly)")
+print("  of which checked on Streams alone (Timer, ReplaySubject, relays, zip, merge, combineLatest, share(replay:), back-off retry, collect(.byTime…), withLatestFrom, amb, materialize, retry(when:), multicast into a ReplaySubject): \(streamsOnly)")
 for known in KnownDifference.all + KnownDifference.upstream where tagged[known.tag] != nil {
     print("  tagged \(known.tag): \(tagged[known.tag] ?? 0) — \(known.reason)")
 }
