@@ -10,7 +10,7 @@ extension Publisher {
     ///
     /// ```swift
     /// let c = [1].publisher.print("numbers").sink { _ in }
-    /// // numbers: receive subscription: ([1])
+    /// // numbers: receive subscription: (Sequence)   (Combine shows the sequence itself: ([1]))
     /// // numbers: request unlimited
     /// // numbers: receive value: (1)
     /// // numbers: request max: (0) (synchronous)
