@@ -2,7 +2,7 @@ import Streams
 import StreamsTesting
 import Testing
 
-@Suite struct MapFilterTests {
+@Suite struct MapTests {
     @Test func mapTransformsEveryValueInOrder() {
         let recorder = [1, 2, 3].publisher.map { $0 * 10 }.record()
         #expect(recorder.values == [10, 20, 30])
@@ -36,22 +36,5 @@ import Testing
         subject.send(0)
         subject.send(1)
         #expect(recorder.values == [4])
-    }
-
-    @Test func filterGivesDroppedDemandBackUpstream() {
-        let recorder = (1...10).publisher.filter { $0 > 5 }.record(demand: .max(2))
-        #expect(recorder.values == [6, 7])
-        #expect(recorder.completion == nil)
-        recorder.request(.max(10))
-        #expect(recorder.values == [6, 7, 8, 9, 10])
-        #expect(recorder.isFinished)
-    }
-
-    @Test func compactMapDropsNilsAndKeepsDemand() {
-        let recorder = ["1", "x", "3", "y", "5"].publisher.compactMap { Int($0) }.record(demand: .max(2))
-        #expect(recorder.values == [1, 3])
-        recorder.request(.max(1))
-        #expect(recorder.values == [1, 3, 5])
-        #expect(recorder.isFinished)
     }
 }

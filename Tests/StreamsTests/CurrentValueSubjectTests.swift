@@ -1,0 +1,102 @@
+import Dispatch
+import Foundation
+import Streams
+import StreamsTesting
+import Testing
+
+@Suite struct CurrentValueSubjectTests {
+    @Test func newSubscribersGetTheCurrentValueFirst() {
+        let subject = CurrentValueSubject<Int, Never>(1)
+        let first = subject.record()
+        subject.send(2)
+        let second = subject.record()
+        subject.value = 3
+        #expect(first.values == [1, 2, 3])
+        #expect(second.values == [2, 3])
+        #expect(subject.value == 3)
+    }
+
+    @Test func theCurrentValueWaitsForDemandAndOnlyTheNewestIsKept() {
+        let subject = CurrentValueSubject<String, Never>("a")
+        let recorder = subject.record(demand: .none)
+        subject.send("b")
+        subject.send("c")
+        #expect(recorder.values.isEmpty)
+        recorder.request(.max(1))
+        #expect(recorder.values == ["c"])
+        subject.send("d")
+        recorder.request(.max(1))
+        #expect(recorder.values == ["c", "d"])
+    }
+
+    @Test func aSubscriberAttachedWhileSendsAreQueuedStartsFromTheNewestValue() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let late = Locked<TestRecorder<Int, Never>?>(nil)
+        let c = subject.sink { value in
+            guard value == 1 else { return }
+            subject.send(2)
+            subject.send(3)
+            late.withLock { $0 = subject.record() }
+        }
+        subject.send(1)
+        subject.send(4)
+        // As in Combine: the current value (3) first, never the queued older 2, then later values.
+        #expect(late.withLock { $0 }?.values == [3, 4])
+        #expect(subject.value == 4)
+        c.cancel()
+    }
+
+    @Test func optionalOutputsKeepNilAsAValue() {
+        let subject = CurrentValueSubject<Int?, Never>(nil)
+        let recorder = subject.record()
+        subject.send(1)
+        subject.send(nil)
+        #expect(recorder.values == [nil, 1, nil])
+        #expect(subject.value == nil)
+    }
+
+    @Test func valueStaysReadableAfterCompletionAndSendsAreIgnored() {
+        let subject = CurrentValueSubject<Int, Never>(1)
+        let recorder = subject.record()
+        subject.send(completion: .finished)
+        subject.send(2)
+        #expect(subject.value == 1)
+        #expect(recorder.events == [.value(1, at: .zero), .finished(at: .zero)])
+    }
+
+    @Test func aValueSentWhileASubscriberIsBeingSubscribedIsTheFirstItGets() {
+        // Inside `receive(subscription:)` the subscriber is not served yet; the subject keeps the newest
+        // value for it and delivers that one when the call returns.
+        final class SendsOnSubscribe: Subscriber, @unchecked Sendable {
+            let subject: CurrentValueSubject<Int, Never>
+            let values = Locked<[Int]>([])
+            init(_ subject: CurrentValueSubject<Int, Never>) { self.subject = subject }
+            func receive(subscription: any Subscription) {
+                subscription.request(.unlimited)
+                subject.send(5)
+                subject.send(6)
+            }
+            func receive(_ input: Int) -> Subscribers.Demand {
+                values.withLock { $0.append(input) }
+                return .none
+            }
+            func receive(completion: Subscribers.Completion<Never>) {}
+        }
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let subscriber = SendsOnSubscribe(subject)
+        subject.subscribe(subscriber)
+        #expect(subscriber.values.withLock { $0 } == [6])
+        subject.send(7)
+        #expect(subscriber.values.withLock { $0 } == [6, 7])
+    }
+
+    @Test func settingValueFromInsideASubscriberIsSeenByAll() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let c = subject.sink { value in if value == 1 { subject.value = 2 } }
+        let recorder = subject.record()
+        subject.value = 1
+        #expect(subject.value == 2)
+        #expect(recorder.values == [0, 1, 2])
+        c.cancel()
+    }
+}
