@@ -15,15 +15,6 @@ import Testing
         case replaySubject, anyPublisherCreate, anyPublisherInit, publishersCreate
     }
 
-    private static func erase<P: Publisher>(_ publisher: P) -> AnyPublisher<String, any Error> where P.Failure == Never {
-        publisher.map { "\($0)" }.setFailureType(to: (any Error).self).eraseToAnyPublisher()
-    }
-
-    private static func erase<P: Publisher>(_ publisher: P) -> AnyPublisher<String, any Error>
-    where P.Failure == TestError {
-        publisher.map { "\($0)" }.mapError { $0 as any Error }.eraseToAnyPublisher()
-    }
-
     @Test(arguments: Operator.allCases, LeakCheckEnding.allCases)
     func everyObjectIsFreed(_ op: Operator, _ ending: LeakCheckEnding) {
         let source = PassthroughSubject<Int, Never>()
@@ -45,31 +36,31 @@ import Testing
             let mapped = source.map { token($0) }
             let pipeline: AnyPublisher<String, any Error> =
                 switch op {
-                case .withLatestFrom1: Self.erase(mapped.withLatestFrom(a))
-                case .withLatestFrom1Selector: Self.erase(source.withLatestFrom(a) { token($0 + $1) })
-                case .withLatestFrom2: Self.erase(mapped.withLatestFrom(a, b).map { $0 + $1 })
-                case .withLatestFrom2Selector: Self.erase(source.withLatestFrom(a, b) { token($0 + $1.0 + $1.1) })
-                case .withLatestFrom3: Self.erase(mapped.withLatestFrom(a, b, c).map { $0 + $1 + $2 })
+                case .withLatestFrom1: LeakCheckPipeline.erase(mapped.withLatestFrom(a))
+                case .withLatestFrom1Selector: LeakCheckPipeline.erase(source.withLatestFrom(a) { token($0 + $1) })
+                case .withLatestFrom2: LeakCheckPipeline.erase(mapped.withLatestFrom(a, b).map { $0 + $1 })
+                case .withLatestFrom2Selector: LeakCheckPipeline.erase(source.withLatestFrom(a, b) { token($0 + $1.0 + $1.1) })
+                case .withLatestFrom3: LeakCheckPipeline.erase(mapped.withLatestFrom(a, b, c).map { $0 + $1 + $2 })
                 case .withLatestFrom3Selector:
-                    Self.erase(source.withLatestFrom(a, b, c) { token($0 + $1.0 + $1.1 + $1.2) })
-                case .amb: Self.erase(mapped.amb(a))
-                case .ambWithVariadic: Self.erase(mapped.amb(with: a, b))
-                case .ambWithCollection: Self.erase(mapped.amb(with: [a, b]))
+                    LeakCheckPipeline.erase(source.withLatestFrom(a, b, c) { token($0 + $1.0 + $1.1 + $1.2) })
+                case .amb: LeakCheckPipeline.erase(mapped.amb(a))
+                case .ambWithVariadic: LeakCheckPipeline.erase(mapped.amb(with: a, b))
+                case .ambWithCollection: LeakCheckPipeline.erase(mapped.amb(with: [a, b]))
                 case .ambOfCollection:
-                    Self.erase([mapped.eraseToAnyPublisher(), a.eraseToAnyPublisher(), b.eraseToAnyPublisher()].amb())
-                case .flatMapLatest: Self.erase(source.flatMapLatest { value in token(value == 1 ? a : b) })
-                case .retryWhen: Self.erase(failing.map { token($0) }.retry(when: { failures in failures.map { token($0) } }))
-                case .retryWhenNamed: Self.erase(failing.map { token($0) }.retryWhen { failures in failures.map { token($0) } })
-                case .materialize: Self.erase(mapped.materialize().map { "\($0)" })
-                case .materializeFailing: Self.erase(failing.map { token($0) }.materialize().map { "\($0)" })
-                case .dematerialize: Self.erase(failing.map { token($0) }.materialize().dematerialize())
-                case .failures: Self.erase(failing.map { token($0) }.materialize().failures())
-                case .pairwise: Self.erase(mapped.pairwise().map { $0.0 + $0.1 })
-                case .nwise: Self.erase(mapped.nwise(2).map { $0.reduce(0, +) })
-                case .replaySubject: Self.erase(replay.map { token($0) })
-                case .anyPublisherCreate: Self.erase(AnyPublisher<Int, Never>.create(factory))
-                case .anyPublisherInit: Self.erase(AnyPublisher<Int, Never>(factory))
-                case .publishersCreate: Self.erase(Publishers.Create<Int, Never>(factory: factory))
+                    LeakCheckPipeline.erase([mapped.eraseToAnyPublisher(), a.eraseToAnyPublisher(), b.eraseToAnyPublisher()].amb())
+                case .flatMapLatest: LeakCheckPipeline.erase(source.flatMapLatest { value in token(value == 1 ? a : b) })
+                case .retryWhen: LeakCheckPipeline.erase(failing.map { token($0) }.retry(when: { failures in failures.map { token($0) } }))
+                case .retryWhenNamed: LeakCheckPipeline.erase(failing.map { token($0) }.retryWhen { failures in failures.map { token($0) } })
+                case .materialize: LeakCheckPipeline.erase(mapped.materialize().map { "\($0)" })
+                case .materializeFailing: LeakCheckPipeline.erase(failing.map { token($0) }.materialize().map { "\($0)" })
+                case .dematerialize: LeakCheckPipeline.erase(failing.map { token($0) }.materialize().dematerialize())
+                case .failures: LeakCheckPipeline.erase(failing.map { token($0) }.materialize().failures())
+                case .pairwise: LeakCheckPipeline.erase(mapped.pairwise().map { $0.0 + $0.1 })
+                case .nwise: LeakCheckPipeline.erase(mapped.nwise(2).map { $0.reduce(0, +) })
+                case .replaySubject: LeakCheckPipeline.erase(replay.map { token($0) })
+                case .anyPublisherCreate: LeakCheckPipeline.erase(AnyPublisher<Int, Never>.create(factory))
+                case .anyPublisherInit: LeakCheckPipeline.erase(AnyPublisher<Int, Never>(factory))
+                case .publishersCreate: LeakCheckPipeline.erase(Publishers.Create<Int, Never>(factory: factory))
                 }
             let recorder = tracker.record(pipeline)
             for subject in [a, b, c] { subject.send(10) }

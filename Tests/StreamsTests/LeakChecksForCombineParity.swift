@@ -21,15 +21,6 @@ import Testing
     /// `ignoreOutput`'s `Never` as an `Int`: never called (a `Never` has no values).
     private static func absurd(_ never: Never) -> Int {}
 
-    private static func erase<P: Publisher>(_ publisher: P) -> AnyPublisher<String, any Error> where P.Failure == Never {
-        publisher.map { "\($0)" }.setFailureType(to: (any Error).self).eraseToAnyPublisher()
-    }
-
-    private static func erase<P: Publisher>(_ publisher: P) -> AnyPublisher<String, any Error>
-    where P.Failure == any Error {
-        publisher.map { "\($0)" }.eraseToAnyPublisher()
-    }
-
     @Test(arguments: Operator.allCases, LeakCheckEnding.allCases)
     func everyObjectIsFreed(_ op: Operator, _ ending: LeakCheckEnding) {
         let source = PassthroughSubject<Int, Never>()
@@ -39,40 +30,40 @@ import Testing
             let token = tracker.token("\(op) closure")
             let pipeline: AnyPublisher<String, any Error> =
                 switch op {
-                case .count: Self.erase(source.map { token($0) }.count())
-                case .min: Self.erase(source.map { token($0) }.min())
-                case .maxBy: Self.erase(source.max { token($0 < $1) })
-                case .contains: Self.erase(source.contains { token($0 > 5) })
-                case .allSatisfy: Self.erase(source.allSatisfy { token($0 < 5) })
-                case .last: Self.erase(source.map { token($0) }.last())
-                case .lastWhere: Self.erase(source.last { token($0 > 0) })
-                case .tryFirst: Self.erase(source.tryFirst { token($0 > 5) })
-                case .tryReduce: Self.erase(source.tryReduce(0) { token($0 + $1) })
-                case .ignoreOutput: Self.erase(source.map { token($0) }.ignoreOutput().map(Self.absurd))
-                case .dropWhile: Self.erase(source.drop { token($0 < 2) })
-                case .prefixWhile: Self.erase(source.prefix { token($0 < 5) })
-                case .tryFilter: Self.erase(source.tryFilter { token($0 > 0) })
-                case .tryCompactMap: Self.erase(source.tryCompactMap { token(Optional($0)) })
-                case .tryScan: Self.erase(source.tryScan(0) { token($0 + $1) })
-                case .tryRemoveDuplicates: Self.erase(source.tryRemoveDuplicates { token($0 == $1) })
-                case .replaceEmpty: Self.erase(source.map { token($0) }.replaceEmpty(with: 0))
-                case .replaceNil: Self.erase(source.map { token(Optional($0)) }.replaceNil(with: 0))
-                case .outputIn: Self.erase(source.map { token($0) }.output(in: 0..<5))
-                case .dropUntilOutput: Self.erase(source.map { token($0) }.drop(untilOutputFrom: other))
-                case .prefixUntilOutput: Self.erase(source.map { token($0) }.prefix(untilOutputFrom: other))
-                case .combineLatest3: Self.erase(source.combineLatest(other, other) { token($0 + $1 + $2) })
-                case .zip3: Self.erase(source.zip(other, other) { token($0 + $1 + $2) })
-                case .merge3: Self.erase(source.map { token($0) }.merge(with: other, other))
+                case .count: LeakCheckPipeline.erase(source.map { token($0) }.count())
+                case .min: LeakCheckPipeline.erase(source.map { token($0) }.min())
+                case .maxBy: LeakCheckPipeline.erase(source.max { token($0 < $1) })
+                case .contains: LeakCheckPipeline.erase(source.contains { token($0 > 5) })
+                case .allSatisfy: LeakCheckPipeline.erase(source.allSatisfy { token($0 < 5) })
+                case .last: LeakCheckPipeline.erase(source.map { token($0) }.last())
+                case .lastWhere: LeakCheckPipeline.erase(source.last { token($0 > 0) })
+                case .tryFirst: LeakCheckPipeline.erase(source.tryFirst { token($0 > 5) })
+                case .tryReduce: LeakCheckPipeline.erase(source.tryReduce(0) { token($0 + $1) })
+                case .ignoreOutput: LeakCheckPipeline.erase(source.map { token($0) }.ignoreOutput().map(Self.absurd))
+                case .dropWhile: LeakCheckPipeline.erase(source.drop { token($0 < 2) })
+                case .prefixWhile: LeakCheckPipeline.erase(source.prefix { token($0 < 5) })
+                case .tryFilter: LeakCheckPipeline.erase(source.tryFilter { token($0 > 0) })
+                case .tryCompactMap: LeakCheckPipeline.erase(source.tryCompactMap { token(Optional($0)) })
+                case .tryScan: LeakCheckPipeline.erase(source.tryScan(0) { token($0 + $1) })
+                case .tryRemoveDuplicates: LeakCheckPipeline.erase(source.tryRemoveDuplicates { token($0 == $1) })
+                case .replaceEmpty: LeakCheckPipeline.erase(source.map { token($0) }.replaceEmpty(with: 0))
+                case .replaceNil: LeakCheckPipeline.erase(source.map { token(Optional($0)) }.replaceNil(with: 0))
+                case .outputIn: LeakCheckPipeline.erase(source.map { token($0) }.output(in: 0..<5))
+                case .dropUntilOutput: LeakCheckPipeline.erase(source.map { token($0) }.drop(untilOutputFrom: other))
+                case .prefixUntilOutput: LeakCheckPipeline.erase(source.map { token($0) }.prefix(untilOutputFrom: other))
+                case .combineLatest3: LeakCheckPipeline.erase(source.combineLatest(other, other) { token($0 + $1 + $2) })
+                case .zip3: LeakCheckPipeline.erase(source.zip(other, other) { token($0 + $1 + $2) })
+                case .merge3: LeakCheckPipeline.erase(source.map { token($0) }.merge(with: other, other))
                 case .tryCatch:
-                    Self.erase(source.setFailureType(to: TestError.self).tryCatch { _ in token(Just(0)) })
-                case .print: Self.erase(source.map { token($0) }.print("leak", to: Discard()))
-                case .buffer: Self.erase(source.map { token($0) }.buffer(size: 2, prefetch: .byRequest, whenFull: .dropOldest))
+                    LeakCheckPipeline.erase(source.setFailureType(to: TestError.self).tryCatch { _ in token(Just(0)) })
+                case .print: LeakCheckPipeline.erase(source.map { token($0) }.print("leak", to: Discard()))
+                case .buffer: LeakCheckPipeline.erase(source.map { token($0) }.buffer(size: 2, prefetch: .byRequest, whenFull: .dropOldest))
                 case .collectByTime:
-                    Self.erase(source.map { token($0) }.collect(.byTimeOrCount(scheduler, .seconds(1), 2)))
-                case .measureInterval: Self.erase(source.map { token($0) }.measureInterval(using: scheduler))
+                    LeakCheckPipeline.erase(source.map { token($0) }.collect(.byTimeOrCount(scheduler, .seconds(1), 2)))
+                case .measureInterval: LeakCheckPipeline.erase(source.map { token($0) }.measureInterval(using: scheduler))
                 case .multicastAutoconnect:
-                    Self.erase(source.map { token($0) }.multicast { PassthroughSubject<Int, Never>() }.autoconnect())
-                case .makeConnectable: Self.erase(source.map { token($0) }.makeConnectable().autoconnect())
+                    LeakCheckPipeline.erase(source.map { token($0) }.multicast { PassthroughSubject<Int, Never>() }.autoconnect())
+                case .makeConnectable: LeakCheckPipeline.erase(source.map { token($0) }.makeConnectable().autoconnect())
                 }
             let recorder = tracker.record(pipeline)
             other.send(1)

@@ -15,15 +15,6 @@ import Testing
         case flatMapNeverUpstream, flatMapNeverChild, switchToLatestNeverUpstream, switchToLatestNeverChild
     }
 
-    private static func erase<P: Publisher>(_ publisher: P) -> AnyPublisher<String, any Error> where P.Failure == Never {
-        publisher.map { "\($0)" }.setFailureType(to: (any Error).self).eraseToAnyPublisher()
-    }
-
-    private static func erase<P: Publisher>(_ publisher: P) -> AnyPublisher<String, any Error>
-    where P.Failure == TestError {
-        publisher.map { "\($0)" }.mapError { $0 as any Error }.eraseToAnyPublisher()
-    }
-
     @Test(arguments: Operator.allCases, LeakCheckEnding.allCases)
     func everyObjectIsFreed(_ op: Operator, _ ending: LeakCheckEnding) {
         let source = PassthroughSubject<Int, Never>()
@@ -36,39 +27,39 @@ import Testing
             let mapped = source.map { token($0) }
             let pipeline: AnyPublisher<String, any Error> =
                 switch op {
-                case .combineLatest2: Self.erase(mapped.combineLatest(a).map { $0 + $1 })
-                case .combineLatest3Plain: Self.erase(mapped.combineLatest(a, b).map { $0 + $1 + $2 })
-                case .combineLatest4: Self.erase(mapped.combineLatest(a, b, c).map { $0 + $1 + $2 + $3 })
-                case .combineLatest4Transform: Self.erase(source.combineLatest(a, b, c) { token($0 + $1 + $2 + $3) })
-                case .zip2: Self.erase(mapped.zip(a).map { $0 + $1 })
-                case .zip3Plain: Self.erase(mapped.zip(a, b).map { $0 + $1 + $2 })
-                case .zip4: Self.erase(mapped.zip(a, b, c).map { $0 + $1 + $2 + $3 })
-                case .zip4Transform: Self.erase(source.zip(a, b, c) { token($0 + $1 + $2 + $3) })
-                case .merge4: Self.erase(mapped.merge(with: a, b, c))
-                case .merge5: Self.erase(mapped.merge(with: a, b, c, d))
-                case .merge6: Self.erase(mapped.merge(with: a, b, c, d, e))
-                case .merge7: Self.erase(mapped.merge(with: a, b, c, d, e, f))
-                case .merge8: Self.erase(mapped.merge(with: a, b, c, d, e, f, g))
+                case .combineLatest2: LeakCheckPipeline.erase(mapped.combineLatest(a).map { $0 + $1 })
+                case .combineLatest3Plain: LeakCheckPipeline.erase(mapped.combineLatest(a, b).map { $0 + $1 + $2 })
+                case .combineLatest4: LeakCheckPipeline.erase(mapped.combineLatest(a, b, c).map { $0 + $1 + $2 + $3 })
+                case .combineLatest4Transform: LeakCheckPipeline.erase(source.combineLatest(a, b, c) { token($0 + $1 + $2 + $3) })
+                case .zip2: LeakCheckPipeline.erase(mapped.zip(a).map { $0 + $1 })
+                case .zip3Plain: LeakCheckPipeline.erase(mapped.zip(a, b).map { $0 + $1 + $2 })
+                case .zip4: LeakCheckPipeline.erase(mapped.zip(a, b, c).map { $0 + $1 + $2 + $3 })
+                case .zip4Transform: LeakCheckPipeline.erase(source.zip(a, b, c) { token($0 + $1 + $2 + $3) })
+                case .merge4: LeakCheckPipeline.erase(mapped.merge(with: a, b, c))
+                case .merge5: LeakCheckPipeline.erase(mapped.merge(with: a, b, c, d))
+                case .merge6: LeakCheckPipeline.erase(mapped.merge(with: a, b, c, d, e))
+                case .merge7: LeakCheckPipeline.erase(mapped.merge(with: a, b, c, d, e, f))
+                case .merge8: LeakCheckPipeline.erase(mapped.merge(with: a, b, c, d, e, f, g))
                 case .mergeChained:
-                    Self.erase(mapped.merge(with: a).merge(with: b).merge(with: c).merge(with: d, e).merge(with: f, g))
+                    LeakCheckPipeline.erase(mapped.merge(with: a).merge(with: b).merge(with: c).merge(with: d, e).merge(with: f, g))
                 case .mergeMany:
-                    Self.erase(Publishers.MergeMany([source, a, b]).map { token($0) })
+                    LeakCheckPipeline.erase(Publishers.MergeMany([source, a, b]).map { token($0) })
                 case .mergeManyChained:
-                    Self.erase(Publishers.MergeMany([source, a]).merge(with: b).map { token($0) })
-                case .prependPublisher: Self.erase(mapped.prepend(a))
-                case .prependSequence: Self.erase(mapped.prepend([7, 8]))
-                case .appendPublisher: Self.erase(mapped.append(a))
-                case .appendSequence: Self.erase(mapped.append([7, 8]))
+                    LeakCheckPipeline.erase(Publishers.MergeMany([source, a]).merge(with: b).map { token($0) })
+                case .prependPublisher: LeakCheckPipeline.erase(mapped.prepend(a))
+                case .prependSequence: LeakCheckPipeline.erase(mapped.prepend([7, 8]))
+                case .appendPublisher: LeakCheckPipeline.erase(mapped.append(a))
+                case .appendSequence: LeakCheckPipeline.erase(mapped.append([7, 8]))
                 case .flatMapMaxPublishers:
-                    Self.erase(source.flatMap(maxPublishers: .max(1)) { value in token(value == 1 ? a : b) })
+                    LeakCheckPipeline.erase(source.flatMap(maxPublishers: .max(1)) { value in token(value == 1 ? a : b) })
                 case .flatMapNeverUpstream:
-                    Self.erase(source.flatMap { _ in token(failingInner) })
+                    LeakCheckPipeline.erase(source.flatMap { _ in token(failingInner) })
                 case .flatMapNeverChild:
-                    Self.erase(failing.flatMap { value in token(value == 1 ? a : b) })
+                    LeakCheckPipeline.erase(failing.flatMap { value in token(value == 1 ? a : b) })
                 case .switchToLatestNeverUpstream:
-                    Self.erase(source.map { _ in token(failingInner) }.switchToLatest())
+                    LeakCheckPipeline.erase(source.map { _ in token(failingInner) }.switchToLatest())
                 case .switchToLatestNeverChild:
-                    Self.erase(failing.map { value in token(value == 1 ? a : b) }.switchToLatest())
+                    LeakCheckPipeline.erase(failing.map { value in token(value == 1 ? a : b) }.switchToLatest())
                 }
             let recorder = tracker.record(pipeline)
             source.send(1)
@@ -105,14 +96,14 @@ import Testing
             let mapped = first.map { token($0) }
             let pipeline: AnyPublisher<String, any Error> =
                 switch op {
-                case .combineLatest4: Self.erase(mapped.combineLatest(second, second, second) { $0 + $1 + $2 + $3 })
-                case .zip4: Self.erase(mapped.zip(second, second, second) { $0 + $1 + $2 + $3 })
-                case .merge8: Self.erase(mapped.merge(with: second, second, second, second, second, second, second))
-                case .mergeMany: Self.erase(Publishers.MergeMany([first, second]).map { token($0) })
-                case .prepend: Self.erase(mapped.prepend(second))
-                case .append: Self.erase(second.append(mapped))
-                case .flatMap: Self.erase(first.flatMap { _ in token(second) })
-                case .switchToLatest: Self.erase(first.map { _ in token(second) }.switchToLatest())
+                case .combineLatest4: LeakCheckPipeline.erase(mapped.combineLatest(second, second, second) { $0 + $1 + $2 + $3 })
+                case .zip4: LeakCheckPipeline.erase(mapped.zip(second, second, second) { $0 + $1 + $2 + $3 })
+                case .merge8: LeakCheckPipeline.erase(mapped.merge(with: second, second, second, second, second, second, second))
+                case .mergeMany: LeakCheckPipeline.erase(Publishers.MergeMany([first, second]).map { token($0) })
+                case .prepend: LeakCheckPipeline.erase(mapped.prepend(second))
+                case .append: LeakCheckPipeline.erase(second.append(mapped))
+                case .flatMap: LeakCheckPipeline.erase(first.flatMap { _ in token(second) })
+                case .switchToLatest: LeakCheckPipeline.erase(first.map { _ in token(second) }.switchToLatest())
                 }
             let recorder = tracker.record(pipeline)
             first.send(1)

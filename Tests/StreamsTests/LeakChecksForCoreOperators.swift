@@ -13,20 +13,6 @@ import Testing
         case replaceError, breakpoint, setFailureTypeCatch, prepend, append, shareReplay, currentValueSubject
     }
 
-    private static func erase<P: Publisher>(_ publisher: P) -> AnyPublisher<String, any Error> where P.Failure == Never {
-        publisher.map { "\($0)" }.setFailureType(to: (any Error).self).eraseToAnyPublisher()
-    }
-
-    private static func erase<P: Publisher>(_ publisher: P) -> AnyPublisher<String, any Error>
-    where P.Failure == any Error {
-        publisher.map { "\($0)" }.eraseToAnyPublisher()
-    }
-
-    private static func erase<P: Publisher>(_ publisher: P) -> AnyPublisher<String, any Error>
-    where P.Failure == TestError {
-        publisher.map { "\($0)" }.mapError { $0 as any Error }.eraseToAnyPublisher()
-    }
-
     @Test(arguments: Operator.allCases, LeakCheckEnding.allCases)
     func everyObjectIsFreed(_ op: Operator, _ ending: LeakCheckEnding) {
         let source = PassthroughSubject<Int, Never>()
@@ -37,34 +23,34 @@ import Testing
             let token = tracker.token("\(op) closure")
             let pipeline: AnyPublisher<String, any Error> =
                 switch op {
-                case .compactMap: Self.erase(source.compactMap { token(Optional($0)) })
-                case .tryMap: Self.erase(source.tryMap { token($0) })
+                case .compactMap: LeakCheckPipeline.erase(source.compactMap { token(Optional($0)) })
+                case .tryMap: LeakCheckPipeline.erase(source.tryMap { token($0) })
                 case .mapError:
-                    Self.erase(source.setFailureType(to: TestError.self).mapError { token($0) })
-                case .removeDuplicatesBy: Self.erase(source.removeDuplicates { token($0 == $1) })
-                case .handleEvents: Self.erase(source.handleEvents(receiveOutput: { _ in token() }))
-                case .prefix: Self.erase(source.map { token($0) }.prefix(5))
-                case .dropFirst: Self.erase(source.map { token($0) }.dropFirst())
-                case .collectCount: Self.erase(source.map { token($0) }.collect(2))
+                    LeakCheckPipeline.erase(source.setFailureType(to: TestError.self).mapError { token($0) })
+                case .removeDuplicatesBy: LeakCheckPipeline.erase(source.removeDuplicates { token($0 == $1) })
+                case .handleEvents: LeakCheckPipeline.erase(source.handleEvents(receiveOutput: { _ in token() }))
+                case .prefix: LeakCheckPipeline.erase(source.map { token($0) }.prefix(5))
+                case .dropFirst: LeakCheckPipeline.erase(source.map { token($0) }.dropFirst())
+                case .collectCount: LeakCheckPipeline.erase(source.map { token($0) }.collect(2))
                 case .throttle:
-                    Self.erase(source.map { token($0) }.throttle(for: .milliseconds(10), scheduler: scheduler, latest: true))
-                case .delay: Self.erase(source.map { token($0) }.delay(for: .milliseconds(10), scheduler: scheduler))
-                case .timeout: Self.erase(source.map { token($0) }.timeout(.seconds(5), scheduler: scheduler))
-                case .receiveOn: Self.erase(source.map { token($0) }.receive(on: scheduler))
-                case .subscribeOn: Self.erase(source.map { token($0) }.subscribe(on: scheduler))
-                case .switchToLatest: Self.erase(source.map { value in token(Just(value)) }.switchToLatest())
-                case .mergeWith: Self.erase(source.map { token($0) }.merge(with: other))
-                case .firstWhere: Self.erase(source.first { token($0 > 5) })
-                case .reduce: Self.erase(source.reduce(0) { token($0 + $1) })
+                    LeakCheckPipeline.erase(source.map { token($0) }.throttle(for: .milliseconds(10), scheduler: scheduler, latest: true))
+                case .delay: LeakCheckPipeline.erase(source.map { token($0) }.delay(for: .milliseconds(10), scheduler: scheduler))
+                case .timeout: LeakCheckPipeline.erase(source.map { token($0) }.timeout(.seconds(5), scheduler: scheduler))
+                case .receiveOn: LeakCheckPipeline.erase(source.map { token($0) }.receive(on: scheduler))
+                case .subscribeOn: LeakCheckPipeline.erase(source.map { token($0) }.subscribe(on: scheduler))
+                case .switchToLatest: LeakCheckPipeline.erase(source.map { value in token(Just(value)) }.switchToLatest())
+                case .mergeWith: LeakCheckPipeline.erase(source.map { token($0) }.merge(with: other))
+                case .firstWhere: LeakCheckPipeline.erase(source.first { token($0 > 5) })
+                case .reduce: LeakCheckPipeline.erase(source.reduce(0) { token($0 + $1) })
                 case .replaceError:
-                    Self.erase(source.setFailureType(to: TestError.self).map { token($0) }.replaceError(with: 0))
-                case .breakpoint: Self.erase(source.breakpoint(receiveOutput: { _ in token(false) }))
+                    LeakCheckPipeline.erase(source.setFailureType(to: TestError.self).map { token($0) }.replaceError(with: 0))
+                case .breakpoint: LeakCheckPipeline.erase(source.breakpoint(receiveOutput: { _ in token(false) }))
                 case .setFailureTypeCatch:
-                    Self.erase(source.setFailureType(to: TestError.self).catch { _ in token(Just(0)) })
-                case .prepend: Self.erase(source.map { token($0) }.prepend(0))
-                case .append: Self.erase(source.map { token($0) }.append(9))
-                case .shareReplay: Self.erase(source.map { token($0) }.share(replay: 1))
-                case .currentValueSubject: Self.erase(current.map { token($0) })
+                    LeakCheckPipeline.erase(source.setFailureType(to: TestError.self).catch { _ in token(Just(0)) })
+                case .prepend: LeakCheckPipeline.erase(source.map { token($0) }.prepend(0))
+                case .append: LeakCheckPipeline.erase(source.map { token($0) }.append(9))
+                case .shareReplay: LeakCheckPipeline.erase(source.map { token($0) }.share(replay: 1))
+                case .currentValueSubject: LeakCheckPipeline.erase(current.map { token($0) })
                 }
             let recorder = tracker.record(pipeline)
             other.send(1)

@@ -17,15 +17,6 @@ import Testing
         case anyPublisherOfAnyPublisher
     }
 
-    private static func erase<P: Publisher>(_ publisher: P) -> AnyPublisher<String, any Error> where P.Failure == Never {
-        publisher.map { "\($0)" }.setFailureType(to: (any Error).self).eraseToAnyPublisher()
-    }
-
-    private static func erase<P: Publisher>(_ publisher: P) -> AnyPublisher<String, any Error>
-    where P.Failure == TestError {
-        publisher.map { "\($0)" }.mapError { $0 as any Error }.eraseToAnyPublisher()
-    }
-
     /// A promise kept outside the checked body (as a caller keeping a completion handler would).
     final class PromiseSlot: @unchecked Sendable {
         private let slot = Locked<Future<Int, TestError>.Promise?>(nil)
@@ -43,34 +34,34 @@ import Testing
             let token = tracker.token("\(op) closure")
             let pipeline: AnyPublisher<String, any Error> =
                 switch op {
-                case .just: Self.erase(Just(1).map { token($0) })
-                case .empty: Self.erase(Empty<Int, Never>().map { token($0) })
+                case .just: LeakCheckPipeline.erase(Just(1).map { token($0) })
+                case .empty: LeakCheckPipeline.erase(Empty<Int, Never>().map { token($0) })
                 case .emptyNeverCompleting:
-                    Self.erase(Empty<Int, Never>(completeImmediately: ending == .complete).map { token($0) })
-                case .fail: Self.erase(Fail<Int, TestError>(error: .boom).map { token($0) })
-                case .sequence: Self.erase([1, 2, 3].publisher.map { token($0) })
-                case .optionalSome: Self.erase(Optional(1).publisher.map { token($0) })
-                case .optionalNone: Self.erase(Int?.none.publisher.map { token($0) })
-                case .resultSuccess: Self.erase(Result<Int, TestError>.success(1).publisher.map { token($0) })
-                case .resultFailure: Self.erase(Result<Int, TestError>.failure(.boom).publisher.map { token($0) })
-                case .resultInit: Self.erase(Result<Int, TestError>.Publisher(1).map { token($0) })
+                    LeakCheckPipeline.erase(Empty<Int, Never>(completeImmediately: ending == .complete).map { token($0) })
+                case .fail: LeakCheckPipeline.erase(Fail<Int, TestError>(error: .boom).map { token($0) })
+                case .sequence: LeakCheckPipeline.erase([1, 2, 3].publisher.map { token($0) })
+                case .optionalSome: LeakCheckPipeline.erase(Optional(1).publisher.map { token($0) })
+                case .optionalNone: LeakCheckPipeline.erase(Int?.none.publisher.map { token($0) })
+                case .resultSuccess: LeakCheckPipeline.erase(Result<Int, TestError>.success(1).publisher.map { token($0) })
+                case .resultFailure: LeakCheckPipeline.erase(Result<Int, TestError>.failure(.boom).publisher.map { token($0) })
+                case .resultInit: LeakCheckPipeline.erase(Result<Int, TestError>.Publisher(1).map { token($0) })
                 case .record:
-                    Self.erase(Record<Int, TestError>(output: [1, 2], completion: .finished).map { token($0) })
+                    LeakCheckPipeline.erase(Record<Int, TestError>(output: [1, 2], completion: .finished).map { token($0) })
                 case .recordBuilder:
-                    Self.erase(
+                    LeakCheckPipeline.erase(
                         Record<Int, TestError> { recording in
                             recording.receive(1)
                             recording.receive(completion: .failure(.boom))
                         }.map { token($0) })
-                case .deferred: Self.erase(Deferred { token(Just(1)) })
+                case .deferred: LeakCheckPipeline.erase(Deferred { token(Just(1)) })
                 case .futurePromise:
-                    Self.erase(
+                    LeakCheckPipeline.erase(
                         tracker.watch(Future<Int, TestError> { promise in slot.promise = promise }, as: "Future")
                             .map { token($0) })
                 case .futureFulfilledEarly:
-                    Self.erase(tracker.watch(Future<Int, TestError> { $0(.success(1)) }, as: "Future").map { token($0) })
+                    LeakCheckPipeline.erase(tracker.watch(Future<Int, TestError> { $0(.success(1)) }, as: "Future").map { token($0) })
                 case .anyPublisherOfAnyPublisher:
-                    Self.erase(AnyPublisher(Just(1).map { token($0) }.eraseToAnyPublisher()))
+                    LeakCheckPipeline.erase(AnyPublisher(Just(1).map { token($0) }.eraseToAnyPublisher()))
                 }
             // `Empty(completeImmediately: false)` hands out the shared `Subscriptions.empty`: not watched.
             let recorder =

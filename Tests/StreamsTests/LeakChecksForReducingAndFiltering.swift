@@ -22,20 +22,6 @@ import Testing
         init(_ value: Int) { (a, b, c) = (value, value * 2, value * 3) }
     }
 
-    private static func erase<P: Publisher>(_ publisher: P) -> AnyPublisher<String, any Error> where P.Failure == Never {
-        publisher.map { "\($0)" }.setFailureType(to: (any Error).self).eraseToAnyPublisher()
-    }
-
-    private static func erase<P: Publisher>(_ publisher: P) -> AnyPublisher<String, any Error>
-    where P.Failure == any Error {
-        publisher.map { "\($0)" }.eraseToAnyPublisher()
-    }
-
-    private static func erase<P: Publisher>(_ publisher: P) -> AnyPublisher<String, any Error>
-    where P.Failure == TestError {
-        publisher.map { "\($0)" }.mapError { $0 as any Error }.eraseToAnyPublisher()
-    }
-
     @Test(arguments: Operator.allCases, LeakCheckEnding.allCases)
     func everyObjectIsFreed(_ op: Operator, _ ending: LeakCheckEnding) {
         let source = PassthroughSubject<Int, Never>()
@@ -44,41 +30,41 @@ import Testing
             let token = tracker.token("\(op) closure")
             let pipeline: AnyPublisher<String, any Error> =
                 switch op {
-                case .max: Self.erase(source.map { token($0) }.max())
-                case .minBy: Self.erase(source.min { token($0 < $1) })
-                case .tryMinBy: Self.erase(source.tryMin { token($0 < $1) })
-                case .tryMaxBy: Self.erase(source.tryMax { token($0 < $1) })
-                case .containsValue: Self.erase(source.map { token($0) }.contains(7))
-                case .tryContains: Self.erase(source.tryContains { token($0 > 5) })
-                case .tryAllSatisfy: Self.erase(source.tryAllSatisfy { token($0 < 5) })
-                case .first: Self.erase(source.map { token($0) }.first())
-                case .tryLastWhere: Self.erase(source.tryLast { token($0 > 0) })
-                case .tryDropWhile: Self.erase(source.tryDrop { token($0 < 2) })
-                case .tryPrefixWhile: Self.erase(source.tryPrefix { token($0 < 5) })
-                case .collectAll: Self.erase(source.map { token($0) }.collect())
-                case .removeDuplicates: Self.erase(source.map { token($0) }.removeDuplicates())
-                case .outputAt: Self.erase(source.map { token($0) }.output(at: 1))
-                case .mapKeyPath: Self.erase(source.map { token(Triple($0)) }.map(\.a))
-                case .mapKeyPath2: Self.erase(source.map { token(Triple($0)) }.map(\.a, \.b).map { $0 + $1 })
+                case .max: LeakCheckPipeline.erase(source.map { token($0) }.max())
+                case .minBy: LeakCheckPipeline.erase(source.min { token($0 < $1) })
+                case .tryMinBy: LeakCheckPipeline.erase(source.tryMin { token($0 < $1) })
+                case .tryMaxBy: LeakCheckPipeline.erase(source.tryMax { token($0 < $1) })
+                case .containsValue: LeakCheckPipeline.erase(source.map { token($0) }.contains(7))
+                case .tryContains: LeakCheckPipeline.erase(source.tryContains { token($0 > 5) })
+                case .tryAllSatisfy: LeakCheckPipeline.erase(source.tryAllSatisfy { token($0 < 5) })
+                case .first: LeakCheckPipeline.erase(source.map { token($0) }.first())
+                case .tryLastWhere: LeakCheckPipeline.erase(source.tryLast { token($0 > 0) })
+                case .tryDropWhile: LeakCheckPipeline.erase(source.tryDrop { token($0 < 2) })
+                case .tryPrefixWhile: LeakCheckPipeline.erase(source.tryPrefix { token($0 < 5) })
+                case .collectAll: LeakCheckPipeline.erase(source.map { token($0) }.collect())
+                case .removeDuplicates: LeakCheckPipeline.erase(source.map { token($0) }.removeDuplicates())
+                case .outputAt: LeakCheckPipeline.erase(source.map { token($0) }.output(at: 1))
+                case .mapKeyPath: LeakCheckPipeline.erase(source.map { token(Triple($0)) }.map(\.a))
+                case .mapKeyPath2: LeakCheckPipeline.erase(source.map { token(Triple($0)) }.map(\.a, \.b).map { $0 + $1 })
                 case .mapKeyPath3:
-                    Self.erase(source.map { token(Triple($0)) }.map(\.a, \.b, \.c).map { $0 + $1 + $2 })
-                case .mapThenMap: Self.erase(source.map { token($0) }.map { $0 + 1 })
-                case .filterThenFilter: Self.erase(source.filter { token($0 > 0) }.filter { $0 < 10 })
+                    LeakCheckPipeline.erase(source.map { token(Triple($0)) }.map(\.a, \.b, \.c).map { $0 + $1 + $2 })
+                case .mapThenMap: LeakCheckPipeline.erase(source.map { token($0) }.map { $0 + 1 })
+                case .filterThenFilter: LeakCheckPipeline.erase(source.filter { token($0 > 0) }.filter { $0 < 10 })
                 case .compactMapThenCompactMap:
-                    Self.erase(source.compactMap { token(Optional($0)) }.compactMap { Optional($0) })
-                case .tryFilterThenFilter: Self.erase(source.tryFilter { token($0 > 0) }.filter { $0 < 10 })
+                    LeakCheckPipeline.erase(source.compactMap { token(Optional($0)) }.compactMap { Optional($0) })
+                case .tryFilterThenFilter: LeakCheckPipeline.erase(source.tryFilter { token($0 > 0) }.filter { $0 < 10 })
                 case .tryCompactMapThenCompactMap:
-                    Self.erase(source.tryCompactMap { token(Optional($0)) }.compactMap { Optional($0) })
-                case .assertNoFailure: Self.erase(failing.map { token($0) }.assertNoFailure())
-                case .breakpointOnError: Self.erase(failing.map { token($0) }.breakpointOnError())
-                case .failures: Self.erase(failing.map { token($0) }.materialize().failures().map { "\($0)" })
+                    LeakCheckPipeline.erase(source.tryCompactMap { token(Optional($0)) }.compactMap { Optional($0) })
+                case .assertNoFailure: LeakCheckPipeline.erase(failing.map { token($0) }.assertNoFailure())
+                case .breakpointOnError: LeakCheckPipeline.erase(failing.map { token($0) }.breakpointOnError())
+                case .failures: LeakCheckPipeline.erase(failing.map { token($0) }.materialize().failures().map { "\($0)" })
                 case .setFailureTypeTwice:
-                    Self.erase(source.map { token($0) }.setFailureType(to: TestError.self).setFailureType(to: TestError.self))
+                    LeakCheckPipeline.erase(source.map { token($0) }.setFailureType(to: TestError.self).setFailureType(to: TestError.self))
                 case .tryMapThrowing:
-                    Self.erase(source.tryMap { value -> Int in if value > 5 { throw TestError.boom }; return token(value) })
-                case .mapErrorAfterFailure: Self.erase(failing.mapError { token($0) })
-                case .scanThenTryScan: Self.erase(source.scan(0) { token($0 + $1) }.tryScan(0) { $0 + $1 })
-                case .reduceIntoArray: Self.erase(source.reduce([Int]()) { token($0 + [$1]) })
+                    LeakCheckPipeline.erase(source.tryMap { value -> Int in if value > 5 { throw TestError.boom }; return token(value) })
+                case .mapErrorAfterFailure: LeakCheckPipeline.erase(failing.mapError { token($0) })
+                case .scanThenTryScan: LeakCheckPipeline.erase(source.scan(0) { token($0 + $1) }.tryScan(0) { $0 + $1 })
+                case .reduceIntoArray: LeakCheckPipeline.erase(source.reduce([Int]()) { token($0 + [$1]) })
                 }
             let recorder = tracker.record(pipeline)
             source.send(1)
@@ -112,19 +98,19 @@ import Testing
             }
             let pipeline: AnyPublisher<String, any Error> =
                 switch op {
-                case .tryMap: Self.erase(source.tryMap { _ = try check($0); return $0 })
-                case .tryFilter: Self.erase(source.tryFilter { try check($0) })
-                case .tryCompactMap: Self.erase(source.tryCompactMap { try check($0) ? $0 : nil })
-                case .tryScan: Self.erase(source.tryScan(0) { _ = try check($1); return $0 + $1 })
-                case .tryReduce: Self.erase(source.tryReduce(0) { _ = try check($1); return $0 + $1 })
-                case .tryMin: Self.erase(source.tryMin { _ = try check($0) && check($1); return $0 < $1 })
-                case .tryContains: Self.erase(source.tryContains { try !check($0) })
-                case .tryAllSatisfy: Self.erase(source.tryAllSatisfy { try check($0) })
-                case .tryFirst: Self.erase(source.tryFirst { try !check($0) })
-                case .tryLast: Self.erase(source.tryLast { try check($0) })
-                case .tryDrop: Self.erase(source.tryDrop { try check($0) })
-                case .tryPrefix: Self.erase(source.tryPrefix { try check($0) })
-                case .tryRemoveDuplicates: Self.erase(source.tryRemoveDuplicates { _ = try check($1); return $0 == $1 })
+                case .tryMap: LeakCheckPipeline.erase(source.tryMap { _ = try check($0); return $0 })
+                case .tryFilter: LeakCheckPipeline.erase(source.tryFilter { try check($0) })
+                case .tryCompactMap: LeakCheckPipeline.erase(source.tryCompactMap { try check($0) ? $0 : nil })
+                case .tryScan: LeakCheckPipeline.erase(source.tryScan(0) { _ = try check($1); return $0 + $1 })
+                case .tryReduce: LeakCheckPipeline.erase(source.tryReduce(0) { _ = try check($1); return $0 + $1 })
+                case .tryMin: LeakCheckPipeline.erase(source.tryMin { _ = try check($0) && check($1); return $0 < $1 })
+                case .tryContains: LeakCheckPipeline.erase(source.tryContains { try !check($0) })
+                case .tryAllSatisfy: LeakCheckPipeline.erase(source.tryAllSatisfy { try check($0) })
+                case .tryFirst: LeakCheckPipeline.erase(source.tryFirst { try !check($0) })
+                case .tryLast: LeakCheckPipeline.erase(source.tryLast { try check($0) })
+                case .tryDrop: LeakCheckPipeline.erase(source.tryDrop { try check($0) })
+                case .tryPrefix: LeakCheckPipeline.erase(source.tryPrefix { try check($0) })
+                case .tryRemoveDuplicates: LeakCheckPipeline.erase(source.tryRemoveDuplicates { _ = try check($1); return $0 == $1 })
                 }
             let recorder = tracker.record(pipeline)
             source.send(1)

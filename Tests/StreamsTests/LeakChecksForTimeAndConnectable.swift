@@ -16,20 +16,11 @@ import Testing
         case multicastSubject, multicastFactory, makeConnectable, autoconnectOfMulticast
     }
 
-    private static func erase<P: Publisher>(_ publisher: P) -> AnyPublisher<String, any Error> where P.Failure == Never {
-        publisher.map { "\($0)" }.setFailureType(to: (any Error).self).eraseToAnyPublisher()
-    }
-
-    private static func erase<P: Publisher>(_ publisher: P) -> AnyPublisher<String, any Error>
-    where P.Failure == TestError {
-        publisher.map { "\($0)" }.mapError { $0 as any Error }.eraseToAnyPublisher()
-    }
-
     private static func connected<P: ConnectablePublisher>(
         _ publisher: P, _ connection: inout (any Cancellable)?
     ) -> AnyPublisher<String, any Error> where P.Failure == Never {
         connection = publisher.connect()
-        return erase(publisher)
+        return LeakCheckPipeline.erase(publisher)
     }
 
     @Test(arguments: Operator.allCases, LeakCheckEnding.allCases)
@@ -47,28 +38,28 @@ import Testing
             let pipeline: AnyPublisher<String, any Error> =
                 switch op {
                 case .timerPublisher:
-                    Self.erase(scheduler.timerPublisher(every: .seconds(1)).map { token($0) }.prefix(timerEnd))
+                    LeakCheckPipeline.erase(scheduler.timerPublisher(every: .seconds(1)).map { token($0) }.prefix(timerEnd))
                 case .timerInit:
-                    Self.erase(
+                    LeakCheckPipeline.erase(
                         Publishers.Timer(every: .seconds(1), tolerance: .milliseconds(1), scheduler: scheduler)
                             .map { token($0) }.prefix(timerEnd))
-                case .collectByTime: Self.erase(mapped.collect(.byTime(scheduler, .milliseconds(1500))).map(\.count))
+                case .collectByTime: LeakCheckPipeline.erase(mapped.collect(.byTime(scheduler, .milliseconds(1500))).map(\.count))
                 case .retryBackoff:
-                    Self.erase(
+                    LeakCheckPipeline.erase(
                         failing.map { token($0) }.retry(
                             maxRetries: 2, backoff: .exponential(initial: .seconds(5)), scheduler: scheduler,
                             shouldRetry: { token($0) == .boom }))
                 case .timeoutCustomError:
-                    Self.erase(failing.map { token($0) }.timeout(.seconds(5), scheduler: scheduler) { token(.other(1)) })
+                    LeakCheckPipeline.erase(failing.map { token($0) }.timeout(.seconds(5), scheduler: scheduler) { token(.other(1)) })
                 case .throttleFirst:
-                    Self.erase(mapped.throttle(for: .milliseconds(1500), scheduler: scheduler, latest: false))
-                case .bufferKeepFull: Self.erase(mapped.buffer(size: 4, prefetch: .keepFull, whenFull: .dropNewest))
-                case .bufferDropNewest: Self.erase(mapped.buffer(size: 1, prefetch: .byRequest, whenFull: .dropNewest))
+                    LeakCheckPipeline.erase(mapped.throttle(for: .milliseconds(1500), scheduler: scheduler, latest: false))
+                case .bufferKeepFull: LeakCheckPipeline.erase(mapped.buffer(size: 4, prefetch: .keepFull, whenFull: .dropNewest))
+                case .bufferDropNewest: LeakCheckPipeline.erase(mapped.buffer(size: 1, prefetch: .byRequest, whenFull: .dropNewest))
                 case .bufferCustomError:
-                    Self.erase(failing.map { token($0) }.buffer(size: 4, prefetch: .keepFull, whenFull: .customError({ token(.boom) })))
-                case .trace: Self.erase(mapped.trace("leak", to: log, scheduler: scheduler))
+                    LeakCheckPipeline.erase(failing.map { token($0) }.buffer(size: 4, prefetch: .keepFull, whenFull: .customError({ token(.boom) })))
+                case .trace: LeakCheckPipeline.erase(mapped.trace("leak", to: log, scheduler: scheduler))
                 case .debounceThenDelay:
-                    Self.erase(
+                    LeakCheckPipeline.erase(
                         mapped.debounce(for: .milliseconds(200), scheduler: scheduler)
                             .delay(for: .milliseconds(300), scheduler: scheduler))
                 case .multicastSubject:
@@ -77,7 +68,7 @@ import Testing
                     Self.connected(mapped.multicast { token(PassthroughSubject<Int, Never>()) }, &connection)
                 case .makeConnectable: Self.connected(mapped.makeConnectable(), &connection)
                 case .autoconnectOfMulticast:
-                    Self.erase(mapped.multicast(subject: ReplaySubject<Int, Never>(bufferSize: 1)).autoconnect())
+                    LeakCheckPipeline.erase(mapped.multicast(subject: ReplaySubject<Int, Never>(bufferSize: 1)).autoconnect())
                 }
             let recorder = tracker.record(pipeline, on: scheduler)
             if let connection { tracker.watchIfObject(connection, as: "\(op) connection") }
