@@ -60,6 +60,7 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
             let inner = ReducingInner<Upstream.Output, Failure, S>(
@@ -94,6 +95,7 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
             let inner = ReducingInner<Upstream.Output, Upstream.Failure, S>(

@@ -98,6 +98,7 @@ extension Publishers {
 
         /// Attaches `subscriber`: hands it its subscription, then subscribes `first`, then `second`.
         @inlinable
+        @inline(__always)
         public consuming func receive<S: Subscriber>(subscriber: consuming S)
         where S.Input == Output, S.Failure == Failure {
             let inner = AmbInner(downstream: subscriber, count: 2)

@@ -94,6 +94,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through a buffering subscription.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let inner = BufferInner(downstream: subscriber, size: size, prefetch: prefetch, whenFull: whenFull)
             upstream.receive(subscriber: inner)

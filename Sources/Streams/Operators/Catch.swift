@@ -41,27 +41,28 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let handoff = UpstreamHandoff(downstream: subscriber, next: handler, name: "Catch")
-            upstream.receive(subscriber: CatchFirstLeg<Upstream, NewPublisher, S>(handoff: handoff))
+            upstream.receive(
+                subscriber: CatchFirstLeg<Upstream.Output, Upstream.Failure, NewPublisher, S>(handoff: handoff))
         }
     }
 }
 
 /// Feeds the original upstream into the handoff; on failure, subscribes to the handler's publisher.
+/// Generic over the values, not over the upstream publisher: a parameter that grows with the chain above makes
+/// the optimiser see a growing cycle when `catch` occurs three times in one pipeline, and leave these methods
+/// unspecialised.
 @usableFromInline
-struct CatchFirstLeg<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber,
+struct CatchFirstLeg<Input, Failure: Error, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber,
     CustomStringConvertible
 where
-    Downstream.Input == Upstream.Output, Downstream.Failure == NewPublisher.Failure,
-    NewPublisher.Output == Upstream.Output
+    Downstream.Input == Input, Downstream.Failure == NewPublisher.Failure,
+    NewPublisher.Output == Input
 {
     @usableFromInline
-    typealias Input = Upstream.Output
-    @usableFromInline
-    typealias Failure = Upstream.Failure
-    @usableFromInline
-    typealias Handler = (Upstream.Failure) -> NewPublisher
+    typealias Handler = (Failure) -> NewPublisher
 
     @usableFromInline
     let handoff: UpstreamHandoff<Downstream, Handler>

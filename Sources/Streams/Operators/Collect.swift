@@ -50,6 +50,7 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let inner = ReducingInner<Upstream.Output, Upstream.Failure, S>(
                 downstream: subscriber, initial: [], name: "Collect",
@@ -83,6 +84,7 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: CollectByCountInner(downstream: subscriber, count: count))
         }

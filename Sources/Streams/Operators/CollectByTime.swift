@@ -92,6 +92,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through a collecting subscription.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let (scheduler, interval, count) = strategy.parts
             let inner = CollectByTimeInner<Upstream.Output, S>(

@@ -146,6 +146,7 @@ extension Publishers {
 
         /// Attaches `subscriber`, then subscribes to `a` and `b` in that order.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let core = CombineLatestCore(slots: LatestPair<A.Output, B.Output>(), count: 2, downstream: subscriber)
             core.start()
@@ -187,6 +188,7 @@ extension Publishers {
 
         /// Attaches `subscriber`, then subscribes to the sources in order.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let core = CombineLatestCore(
                 slots: LatestTriple<A.Output, B.Output, C.Output>(), count: 3, downstream: subscriber)
@@ -233,6 +235,7 @@ extension Publishers {
 
         /// Attaches `subscriber`, then subscribes to the sources in order.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let core = CombineLatestCore(
                 slots: LatestQuadruple<A.Output, B.Output, C.Output, D.Output>(), count: 4, downstream: subscriber)

@@ -139,6 +139,7 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let areInIncreasingOrder = self.areInIncreasingOrder
             let inner = ReducingInner<Output, Failure, S>(
@@ -177,6 +178,7 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let areInIncreasingOrder = self.areInIncreasingOrder
             let inner = ReducingInner<Output, Upstream.Failure, S>(

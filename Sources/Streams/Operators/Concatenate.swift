@@ -101,6 +101,7 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let handoff = UpstreamHandoff(downstream: subscriber, next: suffix, name: "Concatenate")
             prefix.receive(subscriber: ConcatenateFirstLeg(handoff: handoff))

@@ -34,6 +34,7 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let inner = ReducingInner<Upstream.Output, Upstream.Failure, S>(
                 downstream: subscriber, initial: 0, name: "Count",

@@ -49,6 +49,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through a debouncing subscription.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: DebounceInner(downstream: subscriber, dueTime: dueTime, scheduler: scheduler))
         }

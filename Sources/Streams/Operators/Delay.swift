@@ -46,6 +46,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through a delaying subscription.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: DelayInner(downstream: subscriber, interval: interval, scheduler: scheduler))
         }

@@ -47,6 +47,7 @@ extension Publishers {
 
         /// Attaches `subscriber`: hands it its subscription, then subscribes the trigger, then the upstream.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let inner = DropUntilOutputInner(downstream: subscriber)
             inner.start()

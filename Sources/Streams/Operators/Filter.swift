@@ -36,6 +36,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through the predicate.
         @inlinable
+        @inline(__always)
         public consuming func receive<S: Subscriber>(subscriber: consuming S)
         where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: FilterInner(downstream: subscriber, isIncluded: isIncluded))

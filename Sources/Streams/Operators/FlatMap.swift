@@ -54,6 +54,7 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(
                 subscriber: FlatMapInner<S>(downstream: subscriber, maxPublishers: maxPublishers, transform: transform))

@@ -69,6 +69,7 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let handlers = HandleEventsHandlers<Output, Failure>(
                 receiveSubscription: receiveSubscription, receiveOutput: receiveOutput,

@@ -34,6 +34,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through the transformation.
         @inlinable
+        @inline(__always)
         public consuming func receive<S: Subscriber>(subscriber: consuming S)
         where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: MapInner(downstream: subscriber, transform: transform))

@@ -46,8 +46,11 @@ extension Publishers {
 
         /// Attaches `subscriber` through the failure transformation.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: MapErrorInner<Upstream, S>(downstream: subscriber, transform: transform))
+            upstream.receive(
+                subscriber: MapErrorInner<Upstream.Output, Upstream.Failure, S>(
+                    downstream: subscriber, transform: transform))
         }
     }
 
@@ -65,8 +68,9 @@ extension Publishers {
 
         /// Attaches `subscriber`; it can only ever receive `.finished`.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: SetFailureTypeInner<Upstream, S>(downstream: subscriber))
+            upstream.receive(subscriber: SetFailureTypeInner<Upstream.Output, S>(downstream: subscriber))
         }
 
         /// Re-types again, to another failure type.
@@ -78,21 +82,19 @@ extension Publishers {
 }
 
 /// Forwards everything, transforming the failure. Stateless: the upstream's subscription is passed on.
+/// Generic over the values, not over the upstream publisher (as `SetFailureTypeInner`): a parameter that grows
+/// with the chain above makes the optimiser see a growing cycle when the operator occurs three times in one
+/// pipeline, and leave these methods unspecialised.
 @usableFromInline
-struct MapErrorInner<Upstream: Publisher, Downstream: Subscriber>: Subscriber, CustomStringConvertible
-where Downstream.Input == Upstream.Output {
-    @usableFromInline
-    typealias Input = Upstream.Output
-    @usableFromInline
-    typealias Failure = Upstream.Failure
-
+struct MapErrorInner<Input, Failure: Error, Downstream: Subscriber>: Subscriber, CustomStringConvertible
+where Downstream.Input == Input {
     @usableFromInline
     let downstream: Downstream
     @usableFromInline
-    let transform: (Upstream.Failure) -> Downstream.Failure
+    let transform: (Failure) -> Downstream.Failure
 
     @inlinable
-    init(downstream: Downstream, transform: @escaping (Upstream.Failure) -> Downstream.Failure) {
+    init(downstream: Downstream, transform: @escaping (Failure) -> Downstream.Failure) {
         self.downstream = downstream
         self.transform = transform
     }
@@ -112,10 +114,8 @@ where Downstream.Input == Upstream.Output {
 
 /// Forwards everything; a `Never`-failing upstream can only finish. Stateless.
 @usableFromInline
-struct SetFailureTypeInner<Upstream: Publisher, Downstream: Subscriber>: Subscriber, CustomStringConvertible
-where Downstream.Input == Upstream.Output, Upstream.Failure == Never {
-    @usableFromInline
-    typealias Input = Upstream.Output
+struct SetFailureTypeInner<Input, Downstream: Subscriber>: Subscriber, CustomStringConvertible
+where Downstream.Input == Input {
     @usableFromInline
     typealias Failure = Never
 

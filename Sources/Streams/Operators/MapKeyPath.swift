@@ -62,6 +62,7 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let keyPath = self.keyPath
             upstream.receive(
@@ -97,6 +98,7 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let keyPath0 = self.keyPath0
             let keyPath1 = self.keyPath1
@@ -136,6 +138,7 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let keyPath0 = self.keyPath0
             let keyPath1 = self.keyPath1

@@ -143,6 +143,7 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Never {
             upstream.receive(subscriber: MaterializeInner<Upstream.Output, Upstream.Failure, S>(downstream: subscriber))
         }
@@ -167,6 +168,7 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: DematerializeInner<Upstream.Output, S>(downstream: subscriber))
         }

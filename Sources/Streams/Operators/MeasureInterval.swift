@@ -41,6 +41,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through a measuring subscription.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(
                 subscriber: MeasureIntervalInner<Upstream.Output, S>(downstream: subscriber, scheduler: scheduler))

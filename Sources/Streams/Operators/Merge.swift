@@ -186,6 +186,7 @@ extension Publishers {
 
         /// Attaches `subscriber`, then subscribes to `a` and `b` in that order.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let core = MergeSources(downstream: subscriber)
             core.start { add in
@@ -332,6 +333,7 @@ extension Publishers {
 
         /// Attaches `subscriber`, then subscribes to the sources in order.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             MergeSources(downstream: subscriber).start { add in
                 add(a)
@@ -466,6 +468,7 @@ extension Publishers {
 
         /// Attaches `subscriber`, then subscribes to the sources in order.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             MergeSources(downstream: subscriber).start { add in
                 add(a)
@@ -584,6 +587,7 @@ extension Publishers {
 
         /// Attaches `subscriber`, then subscribes to the sources in order.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             MergeSources(downstream: subscriber).start { add in
                 add(a)
@@ -688,6 +692,7 @@ extension Publishers {
 
         /// Attaches `subscriber`, then subscribes to the sources in order.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             MergeSources(downstream: subscriber).start { add in
                 add(a)
@@ -779,6 +784,7 @@ extension Publishers {
 
         /// Attaches `subscriber`, then subscribes to the sources in order.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             MergeSources(downstream: subscriber).start { add in
                 add(a)
@@ -861,6 +867,7 @@ extension Publishers {
 
         /// Attaches `subscriber`, then subscribes to the sources in order.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             MergeSources(downstream: subscriber).start { add in
                 add(a)
@@ -903,6 +910,7 @@ extension Publishers {
 
         /// Attaches `subscriber`, then subscribes to the sources in order.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             MergeSources(downstream: subscriber).start { add in
                 for publisher in publishers { add(publisher) }

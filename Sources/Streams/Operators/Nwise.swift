@@ -65,6 +65,7 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(
                 subscriber: SlidingWindowInner<ArrayWindow<Upstream.Output>, Upstream.Failure, S>(
@@ -90,6 +91,7 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(
                 subscriber: SlidingWindowInner<PairWindow<Upstream.Output>, Upstream.Failure, S>(

@@ -64,6 +64,7 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             // The step's own state: touched only by the upstream's serial value calls.
             var untilStart = range.lowerBound

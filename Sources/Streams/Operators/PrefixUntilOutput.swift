@@ -46,6 +46,7 @@ extension Publishers {
 
         /// Attaches `subscriber`: hands it its subscription, then subscribes the trigger, then the upstream.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let inner = PrefixUntilOutputInner<Other.Failure, S>(downstream: subscriber)
             inner.start()

@@ -65,6 +65,7 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         @inlinable
+        @inline(__always)
         public consuming func receive<S: Subscriber>(subscriber: consuming S)
         where S.Input == Output, S.Failure == Failure {
             let next = nextPartialResult
@@ -103,6 +104,7 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         @inlinable
+        @inline(__always)
         public consuming func receive<S: Subscriber>(subscriber: consuming S)
         where S.Input == Output, S.Failure == Failure {
             let next = nextPartialResult

@@ -52,10 +52,12 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         @inlinable
+        @inline(__always)
         public consuming func receive<S: Subscriber>(subscriber: consuming S)
         where S.Input == Output, S.Failure == Failure {
             upstream.receive(
-                subscriber: RemoveDuplicatesInner<S, S.Input?, S?>(downstream: subscriber, predicate: predicate))
+                subscriber: RemoveDuplicatesInner<S, S.Input?, HeldDownstream<S>>(
+                    downstream: subscriber, predicate: predicate))
         }
     }
 }
@@ -64,9 +66,10 @@ extension Publishers {
 /// subscription, the subscriber and the predicate, which each call uses in place as a user of the gate and
 /// the last user of an ended link releases.
 @usableFromInline
-final class RemoveDuplicatesInner<Downstream: Subscriber, Previous: OptionalSlot, Slot: OptionalSlot>: Subscriber,
-    Subscription, CustomStringConvertible, @unchecked Sendable
-where Previous.Wrapped == Downstream.Input, Slot.Wrapped == Downstream {
+final class RemoveDuplicatesInner<
+    Downstream: Subscriber, Previous: OptionalSlot, Held: DownstreamSlot & ~Copyable
+>: Subscriber, Subscription, CustomStringConvertible, @unchecked Sendable
+where Previous.Wrapped == Downstream.Input, Held.Downstream == Downstream {
     @usableFromInline
     typealias Input = Downstream.Input
     @usableFromInline
@@ -75,14 +78,16 @@ where Previous.Wrapped == Downstream.Input, Slot.Wrapped == Downstream {
     @usableFromInline
     let gate = LinkGate()
     // `upstream`, `downstream` and `predicate` are used only by users of `gate` and released by `release()`.
-    // The subscriber is a `Downstream?` typed by the generic parameter `Slot`, so `cancel` and `deinit`,
-    // which run unspecialised, clear it without a metadata lookup (see `OptionalSlot`).
+    // The subscriber is held in place by the generic parameter `Held` (a `HeldDownstream`), so `cancel` and
+    // `deinit`, which run unspecialised, clear it without a metadata lookup, and a value is delivered by
+    // borrowing it where it lies, retaining nothing (see `DownstreamSlot`): sound because no one releases it
+    // while a user of `gate` is inside.
     @usableFromInline
     @exclusivity(unchecked)
     var upstream: any Subscription = NoSubscription()
     @usableFromInline
     @exclusivity(unchecked)
-    var downstream: Slot
+    var downstream: Held
     @usableFromInline
     @exclusivity(unchecked)
     var predicate: ((Input, Input) -> Bool)?
@@ -94,8 +99,7 @@ where Previous.Wrapped == Downstream.Input, Slot.Wrapped == Downstream {
 
     @inlinable
     init(downstream: Downstream, predicate: @escaping (Input, Input) -> Bool) {
-        self.downstream = nil
-        self.downstream.wrapped = downstream
+        self.downstream = Held(downstream)
         self.predicate = predicate
     }
 
@@ -108,7 +112,7 @@ where Previous.Wrapped == Downstream.Input, Slot.Wrapped == Downstream {
         NoSubscription.replace(&upstream, with: subscription)
         if let pending = gate.finishAttach() {
             if pending > .none { subscription.request(pending) }
-            downstream.wrapped?.receive(subscription: self)
+            _ = downstream.with { $0.receive(subscription: self) }
         } else {
             subscription.cancel()  // cancelled while attaching
         }
@@ -118,7 +122,7 @@ where Previous.Wrapped == Downstream.Input, Slot.Wrapped == Downstream {
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         guard gate.enter() else { return .none }
-        guard let downstream = downstream.wrapped, let predicate else {
+        guard let predicate else {
             leave()
             return .none
         }
@@ -131,7 +135,7 @@ where Previous.Wrapped == Downstream.Input, Slot.Wrapped == Downstream {
             return .none
         }
         previous.wrapped = input
-        let more = downstream.receive(input)
+        let more = downstream.with { $0.receive(input) } ?? .none
         leave()
         return more
     }
@@ -139,7 +143,7 @@ where Previous.Wrapped == Downstream.Input, Slot.Wrapped == Downstream {
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         guard gate.end() != nil else { return }
-        let downstream = self.downstream.wrapped
+        let downstream = self.downstream.with { copy $0 }  // a copy: `leave()` may release the stored one
         leave()  // releases the subscription and the predicate unless a request is using them
         downstream?.receive(completion: completion)
     }
@@ -168,14 +172,14 @@ where Previous.Wrapped == Downstream.Input, Slot.Wrapped == Downstream {
     @inlinable
     func release() {
         NoSubscription.clear(&upstream)
-        downstream = nil
+        downstream = Held()
         predicate = nil
     }
 }
 
 /// A mirror without children: the Swift runtime traps when it reflects a noncopyable stored property (an atomic)
 /// of a generic class, which `dump` and test-failure messages would otherwise do.
-extension RemoveDuplicatesInner: CustomReflectable {
+extension RemoveDuplicatesInner: CustomReflectable where Held: ~Copyable {
     @usableFromInline
     var customMirror: Mirror { Mirror(self, children: [:]) }
 }

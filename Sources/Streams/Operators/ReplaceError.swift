@@ -36,6 +36,7 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(subscriber: ReplaceErrorInner<Upstream.Failure, S>(downstream: subscriber, output: output))
         }

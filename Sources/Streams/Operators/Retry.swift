@@ -77,6 +77,7 @@ extension Publishers {
 
         /// Attaches `subscriber`: it receives one subscription, then the first attempt starts.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             RetrySubscription(
                 upstream: upstream, downstream: subscriber, retries: retries, delay: nil, shouldRetry: nil,
@@ -119,6 +120,7 @@ extension Publishers {
 
         /// Attaches `subscriber`: it receives one subscription, then the first attempt starts.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             RetrySubscription(
                 upstream: upstream, downstream: subscriber, retries: maxRetries,

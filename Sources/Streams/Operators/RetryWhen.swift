@@ -82,6 +82,7 @@ extension Publishers {
 
         /// Attaches `subscriber`: it receives one subscription, then the trigger and the first attempt start.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             RetryWhenSubscription<Upstream, Trigger.Failure, S>(upstream: upstream, downstream: subscriber)
                 .start(notificationHandler)

@@ -41,10 +41,11 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         @inlinable
+        @inline(__always)
         public consuming func receive<S: Subscriber>(subscriber: consuming S)
         where S.Input == Output, S.Failure == Failure {
             upstream.receive(
-                subscriber: ScanInner<Upstream.Output, S, S?>(
+                subscriber: ScanInner<Upstream.Output, S, HeldDownstream<S>>(
                     downstream: subscriber, initial: initialResult, nextPartialResult: nextPartialResult))
         }
     }
@@ -54,9 +55,9 @@ extension Publishers {
 /// subscriber and the closure, which each call uses in place as a user of the gate and the last user of an
 /// ended link releases.
 @usableFromInline
-final class ScanInner<Input, Downstream: Subscriber, Slot: OptionalSlot>: Subscriber, Subscription,
+final class ScanInner<Input, Downstream: Subscriber, Held: DownstreamSlot & ~Copyable>: Subscriber, Subscription,
     CustomStringConvertible, @unchecked Sendable
-where Slot.Wrapped == Downstream {
+where Held.Downstream == Downstream {
     @usableFromInline
     typealias Failure = Downstream.Failure
     @usableFromInline
@@ -65,14 +66,16 @@ where Slot.Wrapped == Downstream {
     @usableFromInline
     let gate = LinkGate()
     // `upstream`, `downstream` and `nextPartialResult` are used only by users of `gate` and released by
-    // `release()`. The subscriber is a `Downstream?` typed by the generic parameter `Slot`, so `cancel` and
-    // `deinit`, which run unspecialised, clear it without a metadata lookup (see `OptionalSlot`).
+    // `release()`. The subscriber is held in place by the generic parameter `Held` (a `HeldDownstream`), so
+    // `cancel` and `deinit`, which run unspecialised, clear it without a metadata lookup, and a value is
+    // delivered by borrowing it where it lies, retaining nothing (see `DownstreamSlot`): sound because no
+    // one releases it while a user of `gate` is inside.
     @usableFromInline
     @exclusivity(unchecked)
     var upstream: any Subscription = NoSubscription()
     @usableFromInline
     @exclusivity(unchecked)
-    var downstream: Slot
+    var downstream: Held
     @usableFromInline
     @exclusivity(unchecked)
     var nextPartialResult: ((Output, Input) -> Output)?
@@ -83,9 +86,8 @@ where Slot.Wrapped == Downstream {
 
     @inlinable
     init(downstream: Downstream, initial: Output, nextPartialResult: @escaping (Output, Input) -> Output) {
-        self.downstream = nil
+        self.downstream = Held(downstream)
         self.result = initial
-        self.downstream.wrapped = downstream
         self.nextPartialResult = nextPartialResult
     }
 
@@ -98,7 +100,7 @@ where Slot.Wrapped == Downstream {
         NoSubscription.replace(&upstream, with: subscription)
         if let pending = gate.finishAttach() {
             if pending > .none { subscription.request(pending) }
-            downstream.wrapped?.receive(subscription: self)
+            _ = downstream.with { $0.receive(subscription: self) }
         } else {
             subscription.cancel()  // cancelled while attaching
         }
@@ -108,7 +110,7 @@ where Slot.Wrapped == Downstream {
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         guard gate.enter() else { return .none }
-        guard let downstream = downstream.wrapped, let nextPartialResult else {
+        guard let nextPartialResult else {
             leave()
             return .none
         }
@@ -118,7 +120,7 @@ where Slot.Wrapped == Downstream {
             return .none
         }
         result = next
-        let more = downstream.receive(next)
+        let more = downstream.with { $0.receive(next) } ?? .none
         leave()
         return more
     }
@@ -126,7 +128,7 @@ where Slot.Wrapped == Downstream {
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         guard gate.end() != nil else { return }
-        let downstream = self.downstream.wrapped
+        let downstream = self.downstream.with { copy $0 }  // a copy: `leave()` may release the stored one
         leave()  // releases the subscription and the closure unless a request is using them
         downstream?.receive(completion: completion)
     }
@@ -155,14 +157,14 @@ where Slot.Wrapped == Downstream {
     @inlinable
     func release() {
         NoSubscription.clear(&upstream)
-        downstream = nil
+        downstream = Held()
         nextPartialResult = nil
     }
 }
 
 /// A mirror without children: the Swift runtime traps when it reflects a noncopyable stored property (an atomic)
 /// of a generic class, which `dump` and test-failure messages would otherwise do.
-extension ScanInner: CustomReflectable {
+extension ScanInner: CustomReflectable where Held: ~Copyable {
     @usableFromInline
     var customMirror: Mirror { Mirror(self, children: [:]) }
 }

@@ -58,6 +58,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; connects to upstream if it is the first one.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             connections.attach(subscriber)
         }

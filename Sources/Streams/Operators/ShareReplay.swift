@@ -58,6 +58,7 @@ extension Publishers {
 
         /// Attaches `subscriber`; it receives the replayed values first, as its demand allows.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             connections.attach(subscriber)
         }

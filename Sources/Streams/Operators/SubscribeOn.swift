@@ -40,6 +40,7 @@ extension Publishers {
 
         /// Schedules the upstream subscription of `subscriber` on ``scheduler``.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             SubscribeOnInner(upstream: upstream, downstream: subscriber, scheduler: scheduler).start()
         }

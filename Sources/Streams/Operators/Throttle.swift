@@ -59,6 +59,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through a throttling subscription.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let inner = ThrottleInner(downstream: subscriber, interval: interval, scheduler: scheduler, latest: latest)
             upstream.receive(subscriber: inner)

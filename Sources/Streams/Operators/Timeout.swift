@@ -53,6 +53,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through a watching subscription.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let inner = TimeoutInner(
                 downstream: subscriber, interval: interval, scheduler: scheduler, customError: customError)

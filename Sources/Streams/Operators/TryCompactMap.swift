@@ -40,6 +40,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through the transformation.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let transform = self.transform
             let inner = ValueStepInner<Upstream.Output, Upstream.Failure, S>(

@@ -43,6 +43,7 @@ extension Publishers {
 
         /// Attaches `subscriber` through the predicate.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let isIncluded = self.isIncluded
             let inner = ValueStepInner<Output, Upstream.Failure, S>(

@@ -36,22 +36,27 @@ extension Publishers {
 
         /// Attaches `subscriber` through the transformation.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: TryMapInner<Upstream, S>(downstream: subscriber, transform: transform))
+            upstream.receive(
+                subscriber: TryMapInner<Upstream.Output, Upstream.Failure, S>(
+                    downstream: subscriber, transform: transform))
         }
     }
 }
 
 /// The subscriber `tryMap` attaches upstream, and the downstream's subscription. Shared across threads:
 /// the upstream subscription is held by `link`, and `downstream` and `transform` are guarded by `lock`.
+///
+/// Generic over the values it handles, not over the upstream publisher: a type parameter that grows with the
+/// chain above (`TryMap<TryFilter<TryMap<…>>>`) makes the optimiser see a growing cycle when `tryMap` occurs
+/// three times in one pipeline, and it then leaves this class's methods unspecialised.
 @usableFromInline
-final class TryMapInner<Upstream: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
+final class TryMapInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, @unchecked Sendable
 where Downstream.Failure == any Error {
     @usableFromInline
-    typealias Input = Upstream.Output
-    @usableFromInline
-    typealias Failure = Upstream.Failure
+    typealias Failure = UpstreamFailure
 
     @usableFromInline
     let link = UpstreamLink()

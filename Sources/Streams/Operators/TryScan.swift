@@ -48,6 +48,7 @@ extension Publishers {
 
         /// Attaches `subscriber`.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let nextPartialResult = self.nextPartialResult
             var result = initialResult  // the step's own state: touched only by the upstream's serial value calls

@@ -166,6 +166,7 @@ extension Publishers {
 
         /// Attaches `subscriber`: hands it its subscription, then subscribes `other`, then the upstream.
         @inlinable
+        @inline(__always)
         public consuming func receive<S: Subscriber>(subscriber: consuming S)
         where S.Input == Output, S.Failure == Failure {
             let inner = WithLatestFromInner<Upstream.Output, Other.Output, S>(

@@ -138,6 +138,7 @@ extension Publishers {
 
         /// Attaches `subscriber`, then subscribes to `a` and `b` in that order.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let core = ZipCore(buffers: ZipPair<A.Output, B.Output>(), count: 2, downstream: subscriber)
             core.start()
@@ -178,6 +179,7 @@ extension Publishers {
 
         /// Attaches `subscriber`, then subscribes to the sources in order.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let core = ZipCore(
                 buffers: ZipTriple<A.Output, B.Output, C.Output>(), count: 3, downstream: subscriber)
@@ -223,6 +225,7 @@ extension Publishers {
 
         /// Attaches `subscriber`, then subscribes to the sources in order.
         @inlinable
+        @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let core = ZipCore(
                 buffers: ZipQuadruple<A.Output, B.Output, C.Output, D.Output>(), count: 4, downstream: subscriber)

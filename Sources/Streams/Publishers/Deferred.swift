@@ -25,6 +25,7 @@ public struct Deferred<DeferredPublisher: Publisher>: Publisher {
 
     /// Creates a publisher and attaches `subscriber` to it.
     @inlinable
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
         createPublisher().receive(subscriber: subscriber)
     }
