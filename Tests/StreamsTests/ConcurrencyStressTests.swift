@@ -614,7 +614,9 @@ extension ConcurrencyStressTests {
         }
         let steady = Order()
         let c = subject.sink { steady.see($0, perSender: perSender) }
-        let transientsOutOfOrder = Atomic<Int>(0)
+        // Read only once every thread is done: a delivery to a transient subscriber may still be running on a
+        // sender's thread when its `cancel()` returns.
+        let transients = Locked<[Order]>([])
         DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
             if thread < senders {
                 for i in 0..<perSender { subject.send(thread * perSender + i) }
@@ -623,13 +625,13 @@ extension ConcurrencyStressTests {
                     let order = Order()
                     let transient = subject.sink { order.see($0, perSender: perSender) }
                     transient.cancel()
-                    transientsOutOfOrder.add(order.outOfOrder, ordering: .relaxed)
+                    transients.withLock { $0.append(order) }
                 }
             }
         }
         #expect(steady.count == senders * perSender)
         #expect(steady.outOfOrder == 0)
-        #expect(transientsOutOfOrder.load(ordering: .relaxed) == 0)
+        #expect(transients.withLock { $0.reduce(0) { $0 + $1.outOfOrder } } == 0)
         let late = Order()
         let lateSubscriber = subject.sink { late.see($0, perSender: perSender) }
         #expect(late.count == 16, "a late subscriber gets the full buffer")
@@ -683,12 +685,15 @@ extension ConcurrencyStressTests {
                 }
             } else {
                 for _ in 0..<Self.perThread / 20 {
-                    let transient = UnsynchronizedCounter()
-                    let a = passthrough.sink { _ in transient.count += 1 }
-                    let b = current.sink { _ in transient.count += 1 }
+                    // One counter per subscription: deliveries are serial per subscriber, not across the two
+                    // subjects, whose emitters run on different threads.
+                    let transientPassthrough = UnsynchronizedCounter()
+                    let transientCurrent = UnsynchronizedCounter()
+                    let a = passthrough.sink { _ in transientPassthrough.count += 1 }
+                    let b = current.sink { _ in transientCurrent.count += 1 }
                     // No count is asserted here: a subscription made while another thread delivers gets its current
                     // value from that thread, possibly after `sink` returned (the subject's serial drain), so a
-                    // cancel at once may come first. Only the serial delivery to `transient` is checked (by TSan).
+                    // cancel at once may come first. Only the serial delivery to each is checked (by TSan).
                     a.cancel()
                     b.cancel()
                 }
