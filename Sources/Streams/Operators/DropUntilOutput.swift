@@ -148,14 +148,9 @@ final class DropUntilOutputInner<Downstream: Subscriber>: Subscriber, Subscripti
     @inlinable
     func triggerReceive(subscription: any Subscription) {
         lock.lock()
-        guard case .waiting = trigger, downstream != nil else {
-            lock.unlock()
-            subscription.cancel()
-            return
-        }
-        trigger = .subscribed(subscription)
+        let accepted = trigger.accept(subscription, isWanted: downstream != nil)
         lock.unlock()
-        subscription.request(.max(1))
+        if accepted { subscription.request(.max(1)) } else { subscription.cancel() }
     }
 
     @inlinable

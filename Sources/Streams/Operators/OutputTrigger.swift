@@ -56,6 +56,15 @@ enum TriggerLink {
     /// Fired, completed, or no longer wanted: a subscription arriving now is cancelled.
     case done
 
+    /// Takes the trigger's subscription if none arrived yet and the operator still has a subscriber (`isWanted`);
+    /// called under the operator's lock. On `false` the caller cancels the subscription, outside the lock.
+    @inlinable
+    mutating func accept(_ subscription: any Subscription, isWanted: Bool) -> Bool {
+        guard case .waiting = self, isWanted else { return false }
+        self = .subscribed(subscription)
+        return true
+    }
+
     /// Ends the link, returning the subscription if it was live (for the caller to cancel or drop outside the
     /// lock).
     @inlinable

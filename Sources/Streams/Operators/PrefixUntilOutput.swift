@@ -163,14 +163,9 @@ final class PrefixUntilOutputInner<TriggerFailure: Error, Downstream: Subscriber
     @inlinable
     func triggerReceive(subscription: any Subscription) {
         lock.lock()
-        guard case .waiting = trigger, downstream != nil else {
-            lock.unlock()
-            subscription.cancel()
-            return
-        }
-        trigger = .subscribed(subscription)
+        let accepted = trigger.accept(subscription, isWanted: downstream != nil)
         lock.unlock()
-        subscription.request(.max(1))
+        if accepted { subscription.request(.max(1)) } else { subscription.cancel() }
     }
 
     @inlinable

@@ -332,14 +332,9 @@ final class WithLatestFromInner<Input, OtherOutput, Downstream: Subscriber>: Sub
     @inlinable
     func otherReceive(subscription: any Subscription) {
         lock.lock()
-        guard case .waiting = other, downstream != nil else {
-            lock.unlock()
-            subscription.cancel()
-            return
-        }
-        other = .subscribed(subscription)
+        let accepted = other.accept(subscription, isWanted: downstream != nil)
         lock.unlock()
-        subscription.request(.unlimited)
+        if accepted { subscription.request(.unlimited) } else { subscription.cancel() }
     }
 
     @inlinable
