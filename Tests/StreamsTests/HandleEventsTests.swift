@@ -68,7 +68,7 @@ import Testing
     }
 
     @Test func cancelReleasesTheClosures() {
-        let probe = SimpleProbe<Int, Never>()
+        let probe = SimpleProbe<Int, Never>(keepsSubscriber: false)
         weak var weakToken: LifetimeToken?
         let recorder: TestRecorder<Int, Never>
         do {
@@ -82,7 +82,7 @@ import Testing
     }
 
     @Test func completionReleasesTheClosures() {
-        let probe = SimpleProbe<Int, Never>()
+        let probe = SimpleProbe<Int, Never>(keepsSubscriber: false)
         weak var weakToken: LifetimeToken?
         let recorder: TestRecorder<Int, Never>
         do {

@@ -70,7 +70,7 @@ import Testing
     }
 
     @Test func endingReleasesThePredicate() {
-        let probe = SimpleProbe<Int, Never>()
+        let probe = SimpleProbe<Int, Never>(keepsSubscriber: false)
         weak var weakToken: LifetimeToken?
         let recorder: TestRecorder<Int, Never>
         do {

@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func nothingArrivesAfterCancelAndThePredicateIsReleased() {
-        let probe = SimpleProbe<Int, Never>()
+        let probe = SimpleProbe<Int, Never>(keepsSubscriber: false)
         weak var weakToken: LifetimeToken?
         let recorder: TestRecorder<Int, Never>
         do {

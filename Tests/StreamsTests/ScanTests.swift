@@ -26,7 +26,7 @@ import Testing
     }
 
     @Test func scanIgnoresEventsAfterCancelAndReleasesTheClosure() {
-        let probe = SimpleProbe<Int, Never>()
+        let probe = SimpleProbe<Int, Never>(keepsSubscriber: false)
         weak var weakToken: LifetimeToken?
         let recorder: TestRecorder<Int, Never>
         do {

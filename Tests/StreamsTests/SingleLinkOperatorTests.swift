@@ -4,14 +4,19 @@ import StreamsTesting
 import Synchronization
 import Testing
 
-/// The link contract of the lock-free one-upstream operators (`scan`, `removeDuplicates`): a second
-/// subscription is refused, a cancel from inside a delivery stops the operator and releases its closure
-/// once the delivery returns, a completion releases everything and turns later calls into no-ops, and a
-/// cancel from another thread is safe while values flow (thread-sanitizer run in `.ci/run`).
+/// The contract of the stages, the one-upstream operators whose per-value work takes no lock (see
+/// `StageLink`): a second subscription is refused, a cancel from inside a delivery stops the operator even
+/// when a sloppy upstream keeps sending, the closure is released once a well-behaved upstream lets go of
+/// its subscriber (at the cancel or the completion), later calls are no-ops, and a cancel from another
+/// thread is safe while values flow (thread-sanitizer run in `.ci/run`).
 @Suite struct SingleLinkOperatorTests {
     enum Operator: String, CaseIterable, Sendable {
         case scan
         case removeDuplicates
+        case handleEvents
+        case prefix
+        case dropFirst
+        case prefixWhile
 
         /// The operator on `upstream`, with a closure that keeps `token` alive. Every value is distinct
         /// and increasing, so both operators pass each one on (`scan` as a running maximum).
@@ -23,6 +28,16 @@ import Testing
                     .eraseToAnyPublisher()
             case .removeDuplicates:
                 upstream.removeDuplicates { a, b in withExtendedLifetime(token) { a == b } }.eraseToAnyPublisher()
+            case .handleEvents:
+                upstream.handleEvents(receiveOutput: { _ in withExtendedLifetime(token) {} }).eraseToAnyPublisher()
+            case .prefix:
+                upstream.prefix(1_000_000).handleEvents(receiveOutput: { _ in withExtendedLifetime(token) {} })
+                    .eraseToAnyPublisher()
+            case .dropFirst:
+                upstream.dropFirst(0).handleEvents(receiveOutput: { _ in withExtendedLifetime(token) {} })
+                    .eraseToAnyPublisher()
+            case .prefixWhile:
+                upstream.prefix { _ in withExtendedLifetime(token) { true } }.eraseToAnyPublisher()
             }
         }
     }
@@ -68,8 +83,24 @@ import Testing
     }
 
     @Test(arguments: Operator.allCases)
-    func aCancelFromInsideADeliveryStopsItAndReleasesTheClosureOnceTheDeliveryReturns(_ operator: Operator) {
-        let probe = SimpleProbe<Int, Never>()
+    func aCancelFromInsideADeliveryStopsItEvenWhenTheUpstreamKeepsSending(_ operator: Operator) {
+        let probe = SimpleProbe<Int, Never>()  // sloppy: keeps its subscriber and sends after the cancel
+        let subscriber = CancellingSubscriber(cancelAt: 2)
+        `operator`.apply(to: probe, keeping: LifetimeToken()).subscribe(subscriber)
+        probe.send(1)
+        probe.send(2)  // the subscriber cancels while the operator delivers this value
+        #expect(probe.cancelCount == 1)
+        probe.send(3)
+        probe.send(completion: .finished)
+        #expect(subscriber.values == [1, 2])
+        #expect(subscriber.completions == 0)
+        subscriber.subscription?.cancel()
+        #expect(probe.cancelCount == 1)
+    }
+
+    @Test(arguments: Operator.allCases)
+    func aCancelFromInsideADeliveryReleasesTheClosureOnceTheUpstreamLetsGo(_ operator: Operator) {
+        let probe = SimpleProbe<Int, Never>(keepsSubscriber: false)
         let subscriber = CancellingSubscriber(cancelAt: 2)
         weak var weakToken: LifetimeToken?
         do {
@@ -82,12 +113,7 @@ import Testing
         probe.send(2)  // the subscriber cancels while the operator delivers this value
         #expect(probe.cancelCount == 1)
         #expect(weakToken == nil)
-        probe.send(3)
-        probe.send(completion: .finished)
         #expect(subscriber.values == [1, 2])
-        #expect(subscriber.completions == 0)
-        subscriber.subscription?.cancel()
-        #expect(probe.cancelCount == 1)
     }
 
     @Test(arguments: Operator.allCases)
@@ -107,8 +133,26 @@ import Testing
     }
 
     @Test(arguments: Operator.allCases)
-    func aCompletionReleasesEverythingAndLaterCallsDoNothing(_ operator: Operator) {
-        let probe = SimpleProbe<Int, ProbeError>()
+    func aCompletionIsFinalEvenWhenTheUpstreamKeepsSending(_ operator: Operator) {
+        let probe = SimpleProbe<Int, ProbeError>()  // sloppy: keeps its subscriber and sends after the end
+        let recorder = `operator`.apply(to: probe, keeping: LifetimeToken()).record(demand: .max(1))
+        probe.send(5)
+        probe.send(completion: .failure(.boom))
+        #expect(recorder.values == [5])
+        #expect(recorder.completion == .failure(.boom))
+        probe.send(6)
+        probe.send(completion: .finished)
+        recorder.request(.max(1))
+        recorder.cancel()
+        #expect(probe.requests == [.max(1)])
+        #expect(probe.cancelCount == 0)
+        #expect(recorder.values == [5])
+        #expect(recorder.completion == .failure(.boom))
+    }
+
+    @Test(arguments: Operator.allCases)
+    func aCompletionReleasesTheClosureOnceTheUpstreamLetsGo(_ operator: Operator) {
+        let probe = SimpleProbe<Int, ProbeError>(keepsSubscriber: false)
         weak var weakToken: LifetimeToken?
         let recorder: TestRecorder<Int, ProbeError>
         do {
@@ -119,14 +163,6 @@ import Testing
         probe.send(5)
         probe.send(completion: .failure(.boom))
         #expect(weakToken == nil)
-        #expect(recorder.values == [5])
-        #expect(recorder.completion == .failure(.boom))
-        probe.send(6)
-        probe.send(completion: .finished)
-        recorder.request(.max(1))
-        recorder.cancel()
-        #expect(probe.requests == [.max(1)])
-        #expect(probe.cancelCount == 0)
         #expect(recorder.values == [5])
     }
 

@@ -51,7 +51,7 @@ import Testing
     }
 
     @Test func cancelReleasesTheTransform() {
-        let probe = SimpleProbe<Int, Never>()
+        let probe = SimpleProbe<Int, Never>(keepsSubscriber: false)
         weak var weakToken: LifetimeToken?
         let recorder: TestRecorder<Int, any Error>
         do {

@@ -42,56 +42,47 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            let inner = DropInner(downstream: subscriber, count: count)
-            inner.start()
-            upstream.receive(subscriber: inner)
+            let stage = DropFirstStage(downstream: subscriber, count: count)
+            stage.start()
+            upstream.receive(subscriber: stage)
         }
     }
 }
 
-/// The subscriber `dropFirst` attaches upstream, and the downstream's subscription. Shared across threads:
-/// the upstream subscription is held by `link`, and `downstream` and `remaining` are guarded by `lock`.
+/// `dropFirst`'s subscriber: a stage (see ``StageLink``) whose state is how many values are still to skip.
+/// As in Combine, the downstream gets its subscription before the upstream is subscribed, and the skipped
+/// values are asked for up front, with the downstream's first demand.
 @usableFromInline
-final class DropInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    @unchecked Sendable
-{
+struct DropFirstStage<Downstream: Subscriber>: Subscriber, CustomStringConvertible {
     @usableFromInline
     typealias Input = Downstream.Input
     @usableFromInline
     typealias Failure = Downstream.Failure
 
     @usableFromInline
-    let link = UpstreamLink()
-    /// Guards `downstream` and `remaining` (`@exclusivity(unchecked)`: every access is under it, or in `init`).
+    let downstream: Downstream
+    /// Its state is the number of values still to skip.
     @usableFromInline
-    let lock = Lock()
-    @usableFromInline
-    @exclusivity(unchecked)
-    var downstream: Downstream?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var remaining: Int
+    let link: StageLink<Int, NoStageHooks>
 
     @inlinable
     init(downstream: Downstream, count: Int) {
         self.downstream = downstream
-        self.remaining = count
+        self.link = StageLink("Drop", state: count, hooks: NoStageHooks())
     }
 
     @usableFromInline
     var description: String { "Drop" }
+    @inlinable
+    var combineIdentifier: CombineIdentifier { CombineIdentifier(link) }
 
     /// Before the upstream is subscribed: asks for the skipped values (kept by the link until the upstream
     /// subscription arrives, with what the subscriber requests meanwhile) and hands the subscriber its
     /// subscription.
     @inlinable
     func start() {
-        lock.lock()
-        let downstream = self.downstream
-        let skipped = remaining
-        lock.unlock()
-        if skipped > 0 { link.request(.max(skipped)) }
-        downstream?.receive(subscription: self)
+        if link.state > 0 { link.addPending(.max(link.state)) }
+        downstream.receive(subscription: link)
     }
 
     @inlinable
@@ -101,41 +92,17 @@ final class DropInner<Downstream: Subscriber>: Subscriber, Subscription, CustomS
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        lock.lock()
-        guard let downstream else {
-            lock.unlock()
+        guard link.isLive else { return .none }
+        if link.state > 0 {
+            link.state -= 1  // requested up front in `start`
             return .none
         }
-        if remaining > 0 {
-            remaining -= 1  // requested up front in `start`
-            lock.unlock()
-            return .none
-        }
-        lock.unlock()
         return downstream.receive(input)
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         guard link.finish() else { return }
-        release()?.receive(completion: completion)
-    }
-
-    @inlinable
-    func request(_ demand: Subscribers.Demand) { link.request(demand) }
-
-    @inlinable
-    func cancel() {
-        link.cancel()
-        _ = release()
-    }
-
-    @inlinable
-    func release() -> Downstream? {
-        lock.lock()
-        let released = downstream
-        downstream = nil
-        lock.unlock()
-        return released
+        downstream.receive(completion: completion)
     }
 }

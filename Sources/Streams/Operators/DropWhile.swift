@@ -63,7 +63,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
             var dropping = true  // the step's own state: touched only by the upstream's serial value calls
-            let inner = ValueStepInner<Output, Failure, S>(
+            let inner = ValueStepStage<Output, Failure, S>(
                 downstream: subscriber, name: "DropWhile",
                 step: { value in
                     if dropping {
@@ -101,7 +101,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
             var dropping = true  // the step's own state: touched only by the upstream's serial value calls
-            let inner = ValueStepInner<Output, Upstream.Failure, S>(
+            let inner = ValueStepStage<Output, Upstream.Failure, S>(
                 downstream: subscriber, name: "TryDropWhile",
                 erasingFailure: { value in
                     if dropping {

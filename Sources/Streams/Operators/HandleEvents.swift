@@ -6,8 +6,10 @@ extension Publisher {
     ///   upstream's subscription, `receiveOutput` and `receiveCompletion` before the downstream gets
     ///   them, `receiveRequest` before the demand goes upstream, `receiveCancel` before upstream is
     ///   cancelled (once, and only if the downstream cancels before a completion).
-    /// - Release: every closure is released after the completion or the first `cancel()`; no closure
-    ///   runs after that.
+    /// - Release: the request and cancel closures are released at the completion or the first `cancel()`; the
+    ///   value, completion and subscription closures with the subscriber the operator gives its upstream, which
+    ///   the upstream lets go of then (as every Streams publisher does). No closure runs after the completion or
+    ///   the first `cancel()`.
     /// - Threading: closures run on the thread of the event, never under a lock.
     ///
     /// ```swift
@@ -71,132 +73,106 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            let handlers = HandleEventsHandlers<Output, Failure>(
-                receiveSubscription: receiveSubscription, receiveOutput: receiveOutput,
-                receiveCompletion: receiveCompletion, receiveCancel: receiveCancel, receiveRequest: receiveRequest)
-            upstream.receive(subscriber: HandleEventsInner(downstream: subscriber, handlers: handlers))
+            upstream.receive(
+                subscriber: HandleEventsStage(
+                    downstream: subscriber, receiveSubscription: receiveSubscription, receiveOutput: receiveOutput,
+                    receiveCompletion: receiveCompletion,
+                    hooks: HandleEventsHooks(receiveCancel: receiveCancel, receiveRequest: receiveRequest)))
         }
     }
 }
 
+/// The closures `handleEvents` runs on a request or a cancel, before the link forwards it (see ``StageHooks``).
+/// Guarded by their own lock: a request on any thread reads them while the end of the stream drops them. A
+/// closure runs outside the lock.
 @usableFromInline
-struct HandleEventsHandlers<Output, Failure: Error> {
+struct HandleEventsHooks: StageHooks, @unchecked Sendable {
     @usableFromInline
-    var receiveSubscription: ((any Subscription) -> Void)?
+    typealias Closures = (receiveCancel: (() -> Void)?, receiveRequest: ((Subscribers.Demand) -> Void)?)
+
     @usableFromInline
-    var receiveOutput: ((Output) -> Void)?
-    @usableFromInline
-    var receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
-    @usableFromInline
-    var receiveCancel: (() -> Void)?
-    @usableFromInline
-    var receiveRequest: ((Subscribers.Demand) -> Void)?
+    let closures: Locked<Closures?>
 
     @inlinable
-    init(
-        receiveSubscription: ((any Subscription) -> Void)?,
-        receiveOutput: ((Output) -> Void)?,
-        receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?,
-        receiveCancel: (() -> Void)?,
-        receiveRequest: ((Subscribers.Demand) -> Void)?
-    ) {
-        self.receiveSubscription = receiveSubscription
-        self.receiveOutput = receiveOutput
-        self.receiveCompletion = receiveCompletion
-        self.receiveCancel = receiveCancel
-        self.receiveRequest = receiveRequest
+    init(receiveCancel: (() -> Void)?, receiveRequest: ((Subscribers.Demand) -> Void)?) {
+        closures = Locked((receiveCancel, receiveRequest))
+    }
+
+    @inlinable
+    func willRequest(_ demand: Subscribers.Demand) {
+        closures.withLock { $0?.receiveRequest }?(demand)
+    }
+    @inlinable
+    func willCancel() {
+        closures.withLock { $0?.receiveCancel }?()
+    }
+    @inlinable
+    func release() {
+        let released = closures.withLock { closures in
+            let taken = closures
+            closures = nil
+            return taken
+        }
+        _ = released  // destroyed here, outside the lock
     }
 }
 
-/// The subscriber `handleEvents` attaches upstream, and the downstream's subscription. Shared across threads:
-/// the upstream subscription is held by `link`, and `downstream` and `handlers` are guarded by `lock`.
+/// `handleEvents`' subscriber: a stage (see ``StageLink``) with no state. The subscription, value and
+/// completion closures live here, released with it by the upstream; the request and cancel closures are the
+/// link's hooks, which the link runs only while the stream is live and drops when it ends.
 @usableFromInline
-final class HandleEventsInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    @unchecked Sendable
-{
+struct HandleEventsStage<Downstream: Subscriber>: Subscriber, CustomStringConvertible {
     @usableFromInline
     typealias Input = Downstream.Input
     @usableFromInline
     typealias Failure = Downstream.Failure
-    @usableFromInline
-    typealias Handlers = HandleEventsHandlers<Input, Failure>
 
     @usableFromInline
-    let link = UpstreamLink()
-    /// Guards `downstream` and `handlers` (`@exclusivity(unchecked)`: every access is under it, or in `init`).
+    let downstream: Downstream
     @usableFromInline
-    let lock = Lock()
+    let link: StageLink<Void, HandleEventsHooks>
     @usableFromInline
-    @exclusivity(unchecked)
-    var downstream: Downstream?
+    let receiveSubscription: ((any Subscription) -> Void)?
     @usableFromInline
-    @exclusivity(unchecked)
-    var handlers: Handlers?
+    let receiveOutput: ((Input) -> Void)?
+    @usableFromInline
+    let receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
 
     @inlinable
-    init(downstream: Downstream, handlers: Handlers) {
+    init(
+        downstream: Downstream, receiveSubscription: ((any Subscription) -> Void)?, receiveOutput: ((Input) -> Void)?,
+        receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?, hooks: HandleEventsHooks
+    ) {
         self.downstream = downstream
-        self.handlers = handlers
+        self.link = StageLink("HandleEvents", state: (), hooks: hooks)
+        self.receiveSubscription = receiveSubscription
+        self.receiveOutput = receiveOutput
+        self.receiveCompletion = receiveCompletion
     }
 
     @usableFromInline
     var description: String { "HandleEvents" }
+    @inlinable
+    var combineIdentifier: CombineIdentifier { CombineIdentifier(link) }
 
     @inlinable
     func receive(subscription: any Subscription) {
         guard link.attach(subscription) else { return }
-        lock.lock()
-        let (downstream, handler) = (self.downstream, handlers?.receiveSubscription)
-        lock.unlock()
-        handler?(subscription)
-        downstream?.receive(subscription: self)
+        receiveSubscription?(subscription)
+        downstream.receive(subscription: link)
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        lock.lock()
-        guard let downstream else {
-            lock.unlock()
-            return .none
-        }
-        let handler = handlers?.receiveOutput
-        lock.unlock()
-        handler?(input)
+        guard link.isLive else { return .none }
+        receiveOutput?(input)
         return downstream.receive(input)
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         guard link.finish() else { return }
-        guard let (downstream, handlers) = release() else { return }
-        handlers?.receiveCompletion?(completion)
+        receiveCompletion?(completion)
         downstream.receive(completion: completion)
-    }
-
-    @inlinable
-    func request(_ demand: Subscribers.Demand) {
-        lock.lock()
-        let handler = handlers?.receiveRequest
-        lock.unlock()
-        handler?(demand)
-        link.request(demand)
-    }
-
-    @inlinable
-    func cancel() {
-        guard let (_, handlers) = release() else { return }
-        handlers?.receiveCancel?()
-        link.cancel()
-    }
-
-    @inlinable
-    func release() -> (Downstream, Handlers?)? {
-        lock.lock()
-        let released = (downstream, handlers)
-        downstream = nil
-        handlers = nil
-        lock.unlock()
-        guard let downstream = released.0 else { return nil }
-        return (downstream, released.1)
     }
 }

@@ -69,7 +69,7 @@ extension Publishers {
             // The step's own state: touched only by the upstream's serial value calls.
             var untilStart = range.lowerBound
             var remaining = range.count
-            let inner = ValueStepInner<Output, Failure, S>(
+            let inner = ValueStepStage<Output, Failure, S>(
                 downstream: subscriber, name: "Output",
                 step: { value in
                     if untilStart > 0 {

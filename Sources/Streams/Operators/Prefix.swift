@@ -44,103 +44,68 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(
-                subscriber: PrefixInner(downstream: subscriber, count: maxLength))
+            upstream.receive(subscriber: PrefixStage(downstream: subscriber, count: maxLength))
         }
     }
 }
 
-/// Republishes the first `count` values, then cancels upstream and finishes right after delivering the last
-/// one. Demand passes straight through. `downstream` and `remaining` are guarded by `lock`; the upstream
-/// subscription is held by `link`.
+/// `prefix`'s subscriber: a stage (see ``StageLink``) whose state is how many values are still to come. It
+/// republishes them, then cancels upstream and finishes right after delivering the last one. Demand passes
+/// straight through.
 @usableFromInline
-final class PrefixInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    @unchecked Sendable
-{
+struct PrefixStage<Downstream: Subscriber>: Subscriber, CustomStringConvertible {
     @usableFromInline
     typealias Input = Downstream.Input
     @usableFromInline
     typealias Failure = Downstream.Failure
 
     @usableFromInline
-    let link = UpstreamLink()
-    /// Guards `downstream` and `remaining` (`@exclusivity(unchecked)`: every access is under it).
+    let downstream: Downstream
+    /// Its state is the number of values still to republish.
     @usableFromInline
-    let lock = Lock()
-    @usableFromInline
-    @exclusivity(unchecked)
-    var downstream: Downstream?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var remaining: Int
+    let link: StageLink<Int, NoStageHooks>
 
     @inlinable
     init(downstream: Downstream, count: Int) {
         self.downstream = downstream
-        self.remaining = count
+        self.link = StageLink("Prefix", state: count, hooks: NoStageHooks())
     }
 
     @usableFromInline
     var description: String { "Prefix" }
+    @inlinable
+    var combineIdentifier: CombineIdentifier { CombineIdentifier(link) }
 
     @inlinable
     func receive(subscription: any Subscription) {
-        lock.lock()
-        let isEmpty = remaining == 0
-        lock.unlock()
-        guard isEmpty else {
+        guard link.state == 0 else {
             guard link.attach(subscription) else { return }
-            lock.withLock { self.downstream }?.receive(subscription: self)
-            return
+            return downstream.receive(subscription: link)
         }
         // prefix(0): nothing to wait for, nothing to ask upstream for. The link is never attached (a request
         // meanwhile waits in it, and is dropped); a downstream that cancels in `receive(subscription:)` ends it
         // and gets nothing more.
-        lock.withLock { self.downstream }?.receive(subscription: self)
+        downstream.receive(subscription: link)
         let isLive = link.finishAndCancel()
         subscription.cancel()
-        if isLive { release()?.receive(completion: .finished) }
+        if isLive { downstream.receive(completion: .finished) }
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        lock.lock()
-        guard let downstream, remaining > 0 else {
-            lock.unlock()
-            return .none
-        }
-        remaining -= 1
-        let isLast = remaining == 0
-        lock.unlock()
+        guard link.isLive, link.state > 0 else { return .none }
+        link.state -= 1
         let more = downstream.receive(input)
-        guard isLast else { return more }
+        guard link.state == 0 else { return more }
         // The last value is delivered: end now rather than when another value arrives. If the downstream
-        // cancelled from inside `receive`, the link is already terminal and nothing more is sent.
-        if link.finishAndCancel() { release()?.receive(completion: .finished) }
+        // cancelled from inside `receive`, the link has ended already and nothing more is sent.
+        if link.finishAndCancel() { downstream.receive(completion: .finished) }
         return .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         guard link.finish() else { return }
-        release()?.receive(completion: completion)
-    }
-
-    @inlinable
-    func request(_ demand: Subscribers.Demand) { link.request(demand) }
-
-    @inlinable
-    func cancel() {
-        link.cancel()
-        _ = release()
-    }
-
-    @inlinable
-    func release() -> Downstream? {
-        lock.lock()
-        let released = downstream
-        downstream = nil
-        lock.unlock()
-        return released
+        downstream.receive(completion: completion)
     }
 }

@@ -63,7 +63,7 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
-            let inner = ValueStepInner<Output, Failure, S>(
+            let inner = ValueStepStage<Output, Failure, S>(
                 downstream: subscriber, name: "PrefixWhile",
                 step: { value in predicate(value) ? .publish(value) : .finish })
             upstream.receive(subscriber: inner)
@@ -94,7 +94,7 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
-            let inner = ValueStepInner<Output, Upstream.Failure, S>(
+            let inner = ValueStepStage<Output, Upstream.Failure, S>(
                 downstream: subscriber, name: "TryPrefixWhile",
                 erasingFailure: { value in
                     do {

@@ -43,7 +43,7 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let transform = self.transform
-            let inner = ValueStepInner<Upstream.Output, Upstream.Failure, S>(
+            let inner = ValueStepStage<Upstream.Output, Upstream.Failure, S>(
                 downstream: subscriber, name: "TryCompactMap",
                 erasingFailure: { value in
                     do {

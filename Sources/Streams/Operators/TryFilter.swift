@@ -46,7 +46,7 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let isIncluded = self.isIncluded
-            let inner = ValueStepInner<Output, Upstream.Failure, S>(
+            let inner = ValueStepStage<Output, Upstream.Failure, S>(
                 downstream: subscriber, name: "TryFilter",
                 erasingFailure: { value in
                     do {

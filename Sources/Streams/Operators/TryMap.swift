@@ -45,63 +45,51 @@ extension Publishers {
     }
 }
 
-/// The subscriber `tryMap` attaches upstream, and the downstream's subscription. Shared across threads:
-/// the upstream subscription is held by `link`, and `downstream` and `transform` are guarded by `lock`.
+/// `tryMap`'s subscriber: a stage (see ``StageLink``) with no state. A thrown error cancels upstream and
+/// fails the downstream, once.
 ///
 /// Generic over the values it handles, not over the upstream publisher: a type parameter that grows with the
 /// chain above (`TryMap<TryFilter<TryMap<…>>>`) makes the optimiser see a growing cycle when `tryMap` occurs
-/// three times in one pipeline, and it then leaves this class's methods unspecialised.
+/// three times in one pipeline, and it then leaves these methods unspecialised.
 @usableFromInline
-final class TryMapInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible, @unchecked Sendable
+struct TryMapInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, CustomStringConvertible
 where Downstream.Failure == any Error {
     @usableFromInline
     typealias Failure = UpstreamFailure
 
     @usableFromInline
-    let link = UpstreamLink()
-    /// Guards `downstream` and `transform` (`@exclusivity(unchecked)`: every access is under it, or in `init`).
+    let downstream: Downstream
     @usableFromInline
-    let lock = Lock()
+    let link: StageLink<Void, NoStageHooks>
     @usableFromInline
-    @exclusivity(unchecked)
-    var downstream: Downstream?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var transform: ((Input) throws -> Downstream.Input)?
+    let transform: (Input) throws -> Downstream.Input
 
     @inlinable
     init(downstream: Downstream, transform: @escaping (Input) throws -> Downstream.Input) {
         self.downstream = downstream
+        self.link = StageLink("TryMap", state: (), hooks: NoStageHooks())
         self.transform = transform
     }
 
     @usableFromInline
     var description: String { "TryMap" }
+    @inlinable
+    var combineIdentifier: CombineIdentifier { CombineIdentifier(link) }
 
     @inlinable
     func receive(subscription: any Subscription) {
         guard link.attach(subscription) else { return }
-        lock.lock()
-        let downstream = self.downstream
-        lock.unlock()
-        downstream?.receive(subscription: self)
+        downstream.receive(subscription: link)
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        lock.lock()
-        guard let downstream, let transform else {
-            lock.unlock()
-            return .none
-        }
-        lock.unlock()
+        guard link.isLive else { return .none }
         let output: Downstream.Input
         do {
             output = try transform(input)
         } catch {
-            guard link.finishAndCancel() else { return .none }
-            release()?.receive(completion: .failure(error))
+            if link.finishAndCancel() { downstream.receive(completion: .failure(error)) }
             return .none
         }
         return downstream.receive(output)
@@ -110,26 +98,6 @@ where Downstream.Failure == any Error {
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         guard link.finish() else { return }
-        release()?.receive(completion: completion.mapError { $0 as any Error })
-    }
-
-    @inlinable
-    func request(_ demand: Subscribers.Demand) { link.request(demand) }
-
-    @inlinable
-    func cancel() {
-        link.cancel()
-        _ = release()
-    }
-
-    /// Takes the downstream out and drops the closure; returns `nil` if already released.
-    @inlinable
-    func release() -> Downstream? {
-        lock.lock()
-        let released = (downstream, transform)
-        downstream = nil
-        transform = nil
-        lock.unlock()
-        return released.0
+        downstream.receive(completion: completion.mapError { $0 as any Error })
     }
 }

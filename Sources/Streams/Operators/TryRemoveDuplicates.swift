@@ -49,7 +49,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
             var previous: Output?  // the step's own state: touched only by the upstream's serial value calls
-            let inner = ValueStepInner<Output, Upstream.Failure, S>(
+            let inner = ValueStepStage<Output, Upstream.Failure, S>(
                 downstream: subscriber, name: "TryRemoveDuplicates",
                 erasingFailure: { value in
                     if let last = previous {

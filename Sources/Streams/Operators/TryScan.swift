@@ -52,7 +52,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let nextPartialResult = self.nextPartialResult
             var result = initialResult  // the step's own state: touched only by the upstream's serial value calls
-            let inner = ValueStepInner<Upstream.Output, Upstream.Failure, S>(
+            let inner = ValueStepStage<Upstream.Output, Upstream.Failure, S>(
                 downstream: subscriber, name: "TryScan",
                 erasingFailure: { value in
                     do {

@@ -11,25 +11,23 @@ enum ValueStep<Output, Failure: Error> {
     case fail(Failure)
 }
 
-/// The subscriber and subscription of the operators that look at each value once and publish it, a value
-/// made from it, or nothing, or end the stream: `drop(while:)`, `tryDrop(while:)`, `prefix(while:)`,
-/// `tryPrefix(while:)`, `tryFilter`, `tryCompactMap`, `tryScan`, `tryRemoveDuplicates(by:)`, `output(at:)` and
-/// `output(in:)`. One place for their contract:
+/// The subscriber of the operators that look at each value once and publish it, a value made from it, or
+/// nothing, or end the stream: `drop(while:)`, `tryDrop(while:)`, `prefix(while:)`, `tryPrefix(while:)`,
+/// `tryFilter`, `tryCompactMap`, `tryScan`, `tryRemoveDuplicates(by:)`, `output(at:)` and `output(in:)`. A stage
+/// (see ``StageLink``); one place for their contract:
 ///
-/// - demand passes straight through (the subscription is this object; the upstream's is held by `link`);
-///   a value the step drops asks upstream for one more in its place (`.max(1)`, as Combine's filters do);
-/// - `step` runs on the upstream's thread, never under the lock, and only from `receive(_:)`, which the
+/// - demand passes straight through (the downstream's subscription is the link); a value the step drops asks
+///   upstream for one more in its place (`.max(1)`, as Combine's filters do);
+/// - `step` runs on the upstream's thread, never under a lock, and only from `receive(_:)`, which the
 ///   upstream calls serially: a step may keep state of its own (a count, the previous value, the running
 ///   result) in the variables its closure captures, made afresh for each subscription;
 /// - a step that ends the stream (``ValueStep/finish``, ``ValueStep/fail(_:)``) cancels upstream first, then
 ///   sends the completion once; an upstream failure is forwarded through `forwardedFailure` (the identity,
 ///   or the erasure to `any Error` of the `try` operators);
-/// - nothing reaches the downstream after it cancels; cancelling, completing or failing releases the step
-///   closure (outside the lock) and the downstream.
+/// - nothing reaches the downstream after it cancels; the step closure and the downstream are released with
+///   this subscriber, which the upstream lets go of when the stream ends or is cancelled.
 @usableFromInline
-final class ValueStepInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible, @unchecked Sendable
-{
+struct ValueStepStage<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, CustomStringConvertible {
     @usableFromInline
     typealias Failure = UpstreamFailure
     /// Decides what to do with one value.
@@ -37,25 +35,16 @@ final class ValueStepInner<Input, UpstreamFailure: Error, Downstream: Subscriber
     typealias Step = (Input) -> ValueStep<Downstream.Input, Downstream.Failure>
 
     @usableFromInline
-    let link = UpstreamLink()
-    /// Guards `downstream` and `step` (`@exclusivity(unchecked)`: every access is under it, or in `init`).
+    let downstream: Downstream
     @usableFromInline
-    let lock = Lock()
-    /// Until the stream ends or the downstream cancels. Guarded by `lock`.
+    let link: StageLink<Void, NoStageHooks>
+    /// The operator's decision per value.
     @usableFromInline
-    @exclusivity(unchecked)
-    var downstream: Downstream?
-    /// The operator's decision per value, until the stream ends. Guarded by `lock`: read under it, called
-    /// only by the one upstream call in flight, outside it.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var step: Step?
+    let step: Step
     /// Turns an upstream failure into the downstream's: the identity, or the erasure to `any Error` of the
     /// `try` operators (a closure that captures nothing).
     @usableFromInline
     let forwardedFailure: (UpstreamFailure) -> Downstream.Failure
-    @usableFromInline
-    let description: String
 
     @inlinable
     init(
@@ -63,43 +52,40 @@ final class ValueStepInner<Input, UpstreamFailure: Error, Downstream: Subscriber
         step: @escaping Step
     ) {
         self.downstream = downstream
+        self.link = StageLink(name, state: (), hooks: NoStageHooks())
         self.step = step
         self.forwardedFailure = forwardedFailure
-        self.description = name
     }
 
-    /// The inner of an operator with its upstream's failure type.
+    /// The stage of an operator with its upstream's failure type.
     @inlinable
-    convenience init(downstream: Downstream, name: String, step: @escaping Step)
+    init(downstream: Downstream, name: String, step: @escaping Step)
     where UpstreamFailure == Downstream.Failure {
         self.init(downstream: downstream, name: name, forwardedFailure: { $0 }, step: step)
     }
 
-    /// The inner of a `try` operator: its failure type is `any Error`, the upstream's failure is erased to it,
+    /// The stage of a `try` operator: its failure type is `any Error`, the upstream's failure is erased to it,
     /// and `step` returns ``ValueStep/fail(_:)`` with what its closure threw.
     @inlinable
-    convenience init(downstream: Downstream, name: String, erasingFailure step: @escaping Step)
+    init(downstream: Downstream, name: String, erasingFailure step: @escaping Step)
     where Downstream.Failure == any Error {
         self.init(downstream: downstream, name: name, forwardedFailure: { $0 }, step: step)
     }
 
+    @usableFromInline
+    var description: String { link.description }
+    @inlinable
+    var combineIdentifier: CombineIdentifier { CombineIdentifier(link) }
+
     @inlinable
     func receive(subscription: any Subscription) {
         guard link.attach(subscription) else { return }
-        lock.lock()
-        let downstream = self.downstream
-        lock.unlock()
-        downstream?.receive(subscription: self)
+        downstream.receive(subscription: link)
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        lock.lock()
-        guard let downstream, let step else {
-            lock.unlock()
-            return .none
-        }
-        lock.unlock()
+        guard link.isLive else { return .none }
         switch step(input) {
         case .publish(let output):
             return downstream.receive(output)
@@ -117,7 +103,7 @@ final class ValueStepInner<Input, UpstreamFailure: Error, Downstream: Subscriber
     @inlinable
     func end(_ completion: Subscribers.Completion<Downstream.Failure>) {
         guard link.finishAndCancel() else { return }
-        release()?.receive(completion: completion)
+        downstream.receive(completion: completion)
     }
 
     @inlinable
@@ -125,32 +111,9 @@ final class ValueStepInner<Input, UpstreamFailure: Error, Downstream: Subscriber
         guard link.finish() else { return }
         switch completion {
         case .finished:
-            release()?.receive(completion: .finished)
+            downstream.receive(completion: .finished)
         case .failure(let error):
-            release()?.receive(completion: .failure(forwardedFailure(error)))
+            downstream.receive(completion: .failure(forwardedFailure(error)))
         }
-    }
-
-    @inlinable
-    func request(_ demand: Subscribers.Demand) { link.request(demand) }
-
-    @inlinable
-    func cancel() {
-        link.cancel()
-        _ = release()
-    }
-
-    /// Takes the downstream out (once) and drops the step closure, destroying it outside the lock; returns
-    /// `nil` if already released.
-    @inlinable
-    func release() -> Downstream? {
-        lock.lock()
-        let released = downstream
-        downstream = nil
-        let closure = step
-        step = nil
-        lock.unlock()
-        _ = closure  // destroyed here, outside the lock
-        return released
     }
 }
