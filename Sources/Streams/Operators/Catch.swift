@@ -43,9 +43,10 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            let handoff = UpstreamHandoff(downstream: subscriber, next: handler, name: "Catch")
+            let handoff = UpstreamHandoff(next: handler, name: "Catch")
             upstream.receive(
-                subscriber: CatchFirstLeg<Upstream.Output, Upstream.Failure, NewPublisher, S>(handoff: handoff))
+                subscriber: CatchFirstLeg<Upstream.Output, Upstream.Failure, NewPublisher, S>(
+                    handoff: handoff, downstream: subscriber))
         }
     }
 }
@@ -65,26 +66,33 @@ where
     typealias Handler = (Failure) -> NewPublisher
 
     @usableFromInline
-    let handoff: UpstreamHandoff<Downstream, Handler>
+    let handoff: UpstreamHandoff<Handler>
+    @usableFromInline
+    let downstream: Downstream
 
     @inlinable
-    init(handoff: UpstreamHandoff<Downstream, Handler>) { self.handoff = handoff }
+    init(handoff: UpstreamHandoff<Handler>, downstream: Downstream) {
+        self.handoff = handoff
+        self.downstream = downstream
+    }
 
     @usableFromInline
     var description: String { handoff.description }
+    @inlinable
+    var combineIdentifier: CombineIdentifier { CombineIdentifier(handoff) }
 
     @inlinable
-    func receive(subscription: any Subscription) { handoff.attach(subscription, from: .first) }
+    func receive(subscription: any Subscription) { handoff.attach(subscription, from: .first, to: downstream) }
     @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand { handoff.receive(input, from: .first) }
+    func receive(_ input: Input) -> Subscribers.Demand { handoff.receive(input, from: .first, to: downstream) }
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         switch completion {
         case .finished:
-            handoff.complete(.finished, from: .first)
+            handoff.complete(.finished, from: .first, to: downstream)
         case .failure(let error):
             guard let handler = handoff.handOff() else { return }
-            handler(error).receive(subscriber: HandoffSecondLeg(handoff: handoff))
+            handler(error).receive(subscriber: HandoffSecondLeg(handoff: handoff, downstream: downstream))
         }
     }
 }

@@ -103,8 +103,8 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            let handoff = UpstreamHandoff(downstream: subscriber, next: suffix, name: "Concatenate")
-            prefix.receive(subscriber: ConcatenateFirstLeg(handoff: handoff))
+            let handoff = UpstreamHandoff(next: suffix, name: "Concatenate")
+            prefix.receive(subscriber: ConcatenateFirstLeg(handoff: handoff, downstream: subscriber))
         }
     }
 }
@@ -119,26 +119,33 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     typealias Failure = Downstream.Failure
 
     @usableFromInline
-    let handoff: UpstreamHandoff<Downstream, Suffix>
+    let handoff: UpstreamHandoff<Suffix>
+    @usableFromInline
+    let downstream: Downstream
 
     @inlinable
-    init(handoff: UpstreamHandoff<Downstream, Suffix>) { self.handoff = handoff }
+    init(handoff: UpstreamHandoff<Suffix>, downstream: Downstream) {
+        self.handoff = handoff
+        self.downstream = downstream
+    }
 
     @usableFromInline
     var description: String { handoff.description }
+    @inlinable
+    var combineIdentifier: CombineIdentifier { CombineIdentifier(handoff) }
 
     @inlinable
-    func receive(subscription: any Subscription) { handoff.attach(subscription, from: .first) }
+    func receive(subscription: any Subscription) { handoff.attach(subscription, from: .first, to: downstream) }
     @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand { handoff.receive(input, from: .first) }
+    func receive(_ input: Input) -> Subscribers.Demand { handoff.receive(input, from: .first, to: downstream) }
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         switch completion {
         case .finished:
             guard let suffix = handoff.handOff() else { return }
-            suffix.receive(subscriber: HandoffSecondLeg(handoff: handoff))
+            suffix.receive(subscriber: HandoffSecondLeg(handoff: handoff, downstream: downstream))
         case .failure:
-            handoff.complete(completion, from: .first)
+            handoff.complete(completion, from: .first, to: downstream)
         }
     }
 }

@@ -7,7 +7,8 @@ extension Publisher {
     /// - Threading: `predicate` runs on the upstream's thread, never under a lock, and is not called again
     ///   once it has returned `false`.
     /// - Completion and cancellation: the upstream's completion is forwarded; cancelling cancels upstream,
-    ///   and nothing reaches the subscriber after it; both release `predicate`.
+    ///   and nothing reaches the subscriber after it; both release `predicate` once
+    ///   the upstream lets go of the operator's subscriber, as every Streams publisher does then.
     ///
     /// ```swift
     /// let c = [1, 2, 5, 1].publisher.drop { $0 < 3 }.sink { print($0) }   // 5 1

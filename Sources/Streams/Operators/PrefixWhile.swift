@@ -7,7 +7,8 @@ extension Publisher {
     /// - Demand: passes straight through.
     /// - Threading: `predicate` runs on the upstream's thread, never under a lock.
     /// - Cancellation: cancels upstream; nothing reaches the subscriber after it. Ending or cancelling
-    ///   releases `predicate`.
+    ///   releases `predicate` once the upstream lets go of
+    ///   the operator's subscriber, as every Streams publisher does then.
     ///
     /// ```swift
     /// let c = [1, 2, 5, 1].publisher.prefix { $0 < 3 }.sink { print($0) }   // 1 2, then finished

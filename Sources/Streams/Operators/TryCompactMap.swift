@@ -9,7 +9,8 @@ extension Publisher {
     ///   forwarded as is.
     /// - Threading: `transform` runs on the upstream's thread, never under a lock.
     /// - Cancellation: cancels upstream; nothing reaches the subscriber after it. Ending or cancelling
-    ///   releases `transform`. As in Combine, a `compactMap` after a `tryCompactMap` fuses into it.
+    ///   releases `transform` once the upstream lets go of
+    ///   the operator's subscriber, as every Streams publisher does then. As in Combine, a `compactMap` after a `tryCompactMap` fuses into it.
     ///
     /// ```swift
     /// let c = lines.tryCompactMap { try parseOptional($0) }.sink(receiveCompletion: { print($0) }) { print($0) }

@@ -9,7 +9,8 @@ extension Publisher {
     ///   forwarded as is.
     /// - Threading: `isIncluded` runs on the upstream's thread, never under a lock.
     /// - Cancellation: cancels upstream; nothing reaches the subscriber after it. Ending or cancelling
-    ///   releases `isIncluded`. As in Combine, `filter` and `tryFilter` after a `filter` or `tryFilter` fuse
+    ///   releases `isIncluded` once the upstream lets go of
+    ///   the operator's subscriber, as every Streams publisher does then. As in Combine, `filter` and `tryFilter` after a `filter` or `tryFilter` fuse
     ///   into one stage.
     ///
     /// ```swift

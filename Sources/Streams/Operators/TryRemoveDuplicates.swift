@@ -10,7 +10,8 @@ extension Publisher {
     ///   forwarded as is.
     /// - Threading: `predicate` runs on the upstream's thread, never under a lock.
     /// - Cancellation: cancels upstream; nothing reaches the subscriber after it. Ending or cancelling
-    ///   releases `predicate` and the previous value.
+    ///   releases `predicate` and the previous value once the upstream lets go of
+    ///   the operator's subscriber, as every Streams publisher does then.
     ///
     /// ```swift
     /// let c = names.tryRemoveDuplicates { try same($0, $1) }.sink(receiveCompletion: { _ in }) { print($0) }

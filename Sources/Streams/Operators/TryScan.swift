@@ -9,7 +9,8 @@ extension Publisher {
     /// - Threading: `nextPartialResult` runs on the upstream's thread, never under a lock. Each subscription
     ///   folds from `initialResult` afresh.
     /// - Cancellation: cancels upstream; nothing reaches the subscriber after it. Ending or cancelling
-    ///   releases `nextPartialResult` and the running result.
+    ///   releases `nextPartialResult` and the running result once the upstream lets go of
+    ///   the operator's subscriber, as every Streams publisher does then.
     ///
     /// ```swift
     /// let c = [1, 2, 3].publisher.tryScan(0) { try add($0, $1) }.sink(receiveCompletion: { _ in }) { print($0) }

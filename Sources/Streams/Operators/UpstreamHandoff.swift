@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Which of the two upstreams of an ``UpstreamHandoff`` an event comes from.
 @usableFromInline
 enum HandoffLeg: Sendable {
@@ -10,67 +12,91 @@ enum HandoffLeg: Sendable {
 /// The downstream sees this one subscription throughout. It tracks the downstream's outstanding demand
 /// (requested and not yet delivered) and, when the first upstream ends, requests exactly that from the
 /// second. Events from a leg that is no longer live are ignored; cancel cancels whichever upstream is
-/// current and releases the downstream and `next`. No method calls out under the lock.
+/// current and releases `next`.
+///
+/// Each leg's subscriber holds the downstream itself (as a stage does, see ``StageLink``), so a value takes
+/// no lock: the upstream's serial calls deliver to their own copy, which the upstream releases when it lets
+/// go of that subscriber. Per value: one relaxed load of `phase`, and, unless the demand is unlimited, one
+/// atomic update of `demand`. The lock guards `current` and `next`, and the writes of `phase`, on the paths
+/// that switch or end a leg (attach, hand-off, completion, request, cancel); no method calls out under it.
 @usableFromInline
-final class UpstreamHandoff<Downstream: Subscriber, Next>: Subscription, CustomStringConvertible,
-    @unchecked Sendable
-{
+final class UpstreamHandoff<Next>: Subscription, CustomStringConvertible, @unchecked Sendable {
     @usableFromInline
     let lock = Lock()
+    /// Which leg is live (``HandoffPhase``). Written under `lock`, read without it by each value.
     @usableFromInline
-    var downstream: Downstream?
-    /// What the operator subscribes to when the first leg ends (a handler, a publisher).
+    let phase = Atomic<UInt8>(HandoffPhase.first)
+    /// Outstanding demand, raw (`UInt.max` = unlimited): `request` adds, each delivered value takes one, the
+    /// demand a value's delivery returns adds back.
     @usableFromInline
+    let demand = Atomic<UInt>(0)
+    /// What the operator subscribes to when the first leg ends (a handler, a publisher). Guarded by `lock`
+    /// (`@exclusivity(unchecked)`: every access is under it, or in `init`).
+    @usableFromInline
+    @exclusivity(unchecked)
     var next: Next?
+    /// The live leg's subscription. Guarded by `lock`.
     @usableFromInline
-    var demand = Subscribers.Demand.none
-    @usableFromInline
+    @exclusivity(unchecked)
     var current: (any Subscription)?
-    @usableFromInline
-    var leg = HandoffLeg.first
     @usableFromInline
     let description: String
 
     @inlinable
-    init(downstream: Downstream, next: Next, name: String) {
-        self.downstream = downstream
+    init(next: Next, name: String) {
         self.next = next
         self.description = name
     }
 
+    @inlinable
+    func code(_ leg: HandoffLeg) -> UInt8 { leg == .first ? HandoffPhase.first : HandoffPhase.second }
+
     /// Stores `leg`'s subscription. The first one also sends this handoff downstream; the second one is
     /// asked for the demand carried over. A stale or duplicate subscription is cancelled.
     @inlinable
-    func attach(_ subscription: any Subscription, from leg: HandoffLeg) {
+    func attach<Downstream: Subscriber>(_ subscription: any Subscription, from leg: HandoffLeg, to downstream: Downstream) {
         lock.lock()
-        guard let downstream, self.leg == leg, current == nil else {
+        guard phase.load(ordering: .relaxed) == code(leg), current == nil else {
             lock.unlock()
             return subscription.cancel()
         }
         current = subscription
-        let carried = demand
+        let carried = demand.load(ordering: .relaxed)
         lock.unlock()
         switch leg {
         case .first: downstream.receive(subscription: self)
-        case .second: if carried > .none { subscription.request(carried) }
+        case .second: if carried > 0 { subscription.request(Subscribers.Demand(rawValue: carried)) }
         }
     }
 
     /// Delivers a value from `leg` if it is live; returns the downstream's extra demand.
     @inlinable
-    func receive(_ value: Downstream.Input, from leg: HandoffLeg) -> Subscribers.Demand {
-        lock.lock()
-        guard let downstream, self.leg == leg else {
-            lock.unlock()
-            return .none
+    func receive<Downstream: Subscriber>(
+        _ value: Downstream.Input, from leg: HandoffLeg, to downstream: Downstream
+    ) -> Subscribers.Demand {
+        guard phase.load(ordering: .relaxed) == code(leg) else { return .none }
+        var current = demand.load(ordering: .relaxed)
+        while current != .max && current > 0 {
+            let (exchanged, found) = demand.compareExchange(
+                expected: current, desired: current - 1, ordering: .relaxed)
+            if exchanged { break }
+            current = found
         }
-        demand -= 1
-        lock.unlock()
         let more = downstream.receive(value)
-        lock.lock()
-        if self.downstream != nil { demand += more }
-        lock.unlock()
+        if more > .none { add(more) }
         return more
+    }
+
+    /// Adds to the outstanding demand, saturating at unlimited.
+    @inlinable
+    func add(_ more: Subscribers.Demand) {
+        var current = demand.load(ordering: .relaxed)
+        while current != .max {
+            let next = (Subscribers.Demand(rawValue: current) + more).rawValue
+            let (exchanged, found) = demand.compareExchange(expected: current, desired: next, ordering: .relaxed)
+            if exchanged { return }
+            current = found
+        }
     }
 
     /// Ends the first leg and makes the second live; returns what to subscribe to next, or `nil` if the
@@ -79,28 +105,31 @@ final class UpstreamHandoff<Downstream: Subscriber, Next>: Subscription, CustomS
     func handOff() -> Next? {
         lock.lock()
         defer { lock.unlock() }
-        guard downstream != nil, leg == .first else { return nil }
-        leg = .second
+        guard phase.load(ordering: .relaxed) == HandoffPhase.first else { return nil }
+        phase.store(HandoffPhase.second, ordering: .relaxed)
         current = nil
         return next.take()
     }
 
     /// Forwards a completion from `leg` if it is live, and ends the handoff.
     @inlinable
-    func complete(_ completion: Subscribers.Completion<Downstream.Failure>, from leg: HandoffLeg) {
+    func complete<Downstream: Subscriber>(
+        _ completion: Subscribers.Completion<Downstream.Failure>, from leg: HandoffLeg, to downstream: Downstream
+    ) {
         lock.lock()
-        guard self.leg == leg else { return lock.unlock() }
-        let released = release()
+        guard phase.load(ordering: .relaxed) == code(leg) else { return lock.unlock() }
+        let released = end()
         lock.unlock()
-        released.downstream?.receive(completion: completion)
+        _ = released
+        downstream.receive(completion: completion)
     }
 
     @inlinable
     func request(_ more: Subscribers.Demand) {
         guard more > .none else { return }
         lock.lock()
-        guard downstream != nil else { return lock.unlock() }
-        demand += more
+        guard phase.load(ordering: .relaxed) != HandoffPhase.ended else { return lock.unlock() }
+        add(more)
         let current = self.current
         lock.unlock()
         current?.request(more)
@@ -109,21 +138,37 @@ final class UpstreamHandoff<Downstream: Subscriber, Next>: Subscription, CustomS
     @inlinable
     func cancel() {
         lock.lock()
-        let released = release()
+        guard phase.load(ordering: .relaxed) != HandoffPhase.ended else { return lock.unlock() }
+        let released = end()
         lock.unlock()
         released.current?.cancel()
     }
 
-    /// Clears everything; lock held. The caller lets the result go after unlocking.
+    /// Ends the handoff and clears what it holds; lock held. The caller lets the result go after unlocking.
     @inlinable
-    func release() -> (downstream: Downstream?, current: (any Subscription)?, next: Next?) {
+    func end() -> (current: (any Subscription)?, next: Next?) {
+        phase.store(HandoffPhase.ended, ordering: .relaxed)
         defer {
-            downstream = nil
             current = nil
             next = nil
         }
-        return (downstream, current, next)
+        return (current, next)
     }
+}
+
+/// The phases of an ``UpstreamHandoff``.
+@usableFromInline
+enum HandoffPhase {
+    @usableFromInline static let first: UInt8 = 0
+    @usableFromInline static let second: UInt8 = 1
+    @usableFromInline static let ended: UInt8 = 2
+}
+
+/// A mirror without children: the Swift runtime traps when it reflects a noncopyable stored property (an
+/// atomic) of a generic class, which `dump` and test-failure messages would otherwise do.
+extension UpstreamHandoff: CustomReflectable {
+    @usableFromInline
+    var customMirror: Mirror { Mirror(self, children: [:]) }
 }
 
 /// Feeds the second upstream's events into an ``UpstreamHandoff``.
@@ -135,18 +180,27 @@ struct HandoffSecondLeg<Downstream: Subscriber, Next>: Subscriber, CustomStringC
     typealias Failure = Downstream.Failure
 
     @usableFromInline
-    let handoff: UpstreamHandoff<Downstream, Next>
+    let handoff: UpstreamHandoff<Next>
+    @usableFromInline
+    let downstream: Downstream
 
     @inlinable
-    init(handoff: UpstreamHandoff<Downstream, Next>) { self.handoff = handoff }
+    init(handoff: UpstreamHandoff<Next>, downstream: Downstream) {
+        self.handoff = handoff
+        self.downstream = downstream
+    }
 
     @usableFromInline
     var description: String { handoff.description }
+    @inlinable
+    var combineIdentifier: CombineIdentifier { CombineIdentifier(handoff) }
 
     @inlinable
-    func receive(subscription: any Subscription) { handoff.attach(subscription, from: .second) }
+    func receive(subscription: any Subscription) { handoff.attach(subscription, from: .second, to: downstream) }
     @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand { handoff.receive(input, from: .second) }
+    func receive(_ input: Input) -> Subscribers.Demand { handoff.receive(input, from: .second, to: downstream) }
     @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) { handoff.complete(completion, from: .second) }
+    func receive(completion: Subscribers.Completion<Failure>) {
+        handoff.complete(completion, from: .second, to: downstream)
+    }
 }
