@@ -72,7 +72,7 @@ import Testing
     }
 
     @Test func ignoreOutputReleasesItsSubscriberOnCancel() {
-        let probe = SimpleProbe<Int, Never>()
+        let probe = SimpleProbe<Int, Never>(keepsSubscriber: false)
         weak var weakToken: LifetimeToken?
         let cancellable: AnyCancellable
         do {

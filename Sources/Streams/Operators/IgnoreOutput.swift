@@ -40,39 +40,34 @@ extension Publishers {
     }
 }
 
-/// The subscriber and subscription of `ignoreOutput()`: requests `.unlimited`, drops the values, forwards the
-/// completion once, and nothing after a cancel. Sound as `@unchecked Sendable`: its upstream is in an
-/// `UpstreamLink` and `downstream` is guarded by `lock`.
+/// `ignoreOutput`'s subscriber: a stage (see ``StageLink``) with no state. It asks upstream for everything once
+/// the downstream has its subscription, drops each value and forwards the completion.
 @usableFromInline
-final class IgnoreOutputInner<Input, Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    @unchecked Sendable
+struct IgnoreOutputInner<Input, Downstream: Subscriber>: Subscriber, CustomStringConvertible
 where Downstream.Input == Never {
     @usableFromInline
     typealias Failure = Downstream.Failure
 
     @usableFromInline
-    let link = UpstreamLink()
-    /// Guards `downstream` (`@exclusivity(unchecked)`: each access is under it).
+    let downstream: Downstream
     @usableFromInline
-    let lock = Lock()
-    /// Until the upstream completes or the downstream cancels. Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var downstream: Downstream?
+    let link: StageLink<Void, NoStageHooks>
 
     @inlinable
-    init(downstream: Downstream) { self.downstream = downstream }
+    init(downstream: Downstream) {
+        self.downstream = downstream
+        self.link = StageLink("IgnoreOutput", state: (), hooks: NoStageHooks())
+    }
 
     @usableFromInline
     var description: String { "IgnoreOutput" }
+    @inlinable
+    var combineIdentifier: CombineIdentifier { CombineIdentifier(link) }
 
     @inlinable
     func receive(subscription: any Subscription) {
         guard link.attach(subscription) else { return }
-        lock.lock()
-        let downstream = self.downstream
-        lock.unlock()
-        downstream?.receive(subscription: self)
+        downstream.receive(subscription: link)
         link.request(.unlimited)  // ignored if the downstream cancelled meanwhile
     }
 
@@ -82,24 +77,6 @@ where Downstream.Input == Never {
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         guard link.finish() else { return }
-        release()?.receive(completion: completion)
-    }
-
-    @inlinable
-    func request(_ demand: Subscribers.Demand) { link.request(demand) }
-
-    @inlinable
-    func cancel() {
-        link.cancel()
-        _ = release()
-    }
-
-    /// Takes the downstream out (once); it is released by the caller, outside the lock.
-    @inlinable
-    func release() -> Downstream? {
-        lock.lock()
-        let released = downstream.take()
-        lock.unlock()
-        return released
+        downstream.receive(completion: completion)
     }
 }
