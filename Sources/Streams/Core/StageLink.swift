@@ -102,6 +102,24 @@ final class StageLink<State, Hooks: StageHooks>: Subscription, CustomStringConve
         return true
     }
 
+    /// ``attach(_:)``, then hands this link to `downstream` as its subscription: what most stages'
+    /// `receive(subscription:)` is.
+    @inlinable
+    func attach<Downstream: Subscriber>(_ subscription: any Subscription, handingTo downstream: Downstream) {
+        guard attach(subscription) else { return }
+        downstream.receive(subscription: self)
+    }
+
+    /// The upstream completed: forwards `completion` to `downstream` unless the link has ended already (a
+    /// cancel, or the operator's own end), so exactly one completion is sent, and none after a cancel.
+    @inlinable
+    func forward<Downstream: Subscriber>(
+        _ completion: Subscribers.Completion<Downstream.Failure>, to downstream: Downstream
+    ) {
+        guard finish() else { return }
+        downstream.receive(completion: completion)
+    }
+
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         guard demand > .none else { return }

@@ -101,8 +101,5 @@ struct DropFirstStage<Downstream: Subscriber>: Subscriber, CustomStringConvertib
     }
 
     @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) {
-        guard link.finish() else { return }
-        downstream.receive(completion: completion)
-    }
+    func receive(completion: Subscribers.Completion<Failure>) { link.forward(completion, to: downstream) }
 }

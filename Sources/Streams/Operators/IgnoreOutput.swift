@@ -75,8 +75,5 @@ where Downstream.Input == Never {
     func receive(_ input: Input) -> Subscribers.Demand { .none }
 
     @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) {
-        guard link.finish() else { return }
-        downstream.receive(completion: completion)
-    }
+    func receive(completion: Subscribers.Completion<Failure>) { link.forward(completion, to: downstream) }
 }

@@ -104,8 +104,5 @@ struct PrefixStage<Downstream: Subscriber>: Subscriber, CustomStringConvertible 
     }
 
     @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) {
-        guard link.finish() else { return }
-        downstream.receive(completion: completion)
-    }
+    func receive(completion: Subscribers.Completion<Failure>) { link.forward(completion, to: downstream) }
 }

@@ -90,10 +90,7 @@ struct RemoveDuplicatesStage<Downstream: Subscriber>: Subscriber, CustomStringCo
     var combineIdentifier: CombineIdentifier { CombineIdentifier(link) }
 
     @inlinable
-    func receive(subscription: any Subscription) {
-        guard link.attach(subscription) else { return }
-        downstream.receive(subscription: link)
-    }
+    func receive(subscription: any Subscription) { link.attach(subscription, handingTo: downstream) }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
@@ -105,8 +102,5 @@ struct RemoveDuplicatesStage<Downstream: Subscriber>: Subscriber, CustomStringCo
     }
 
     @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) {
-        guard link.finish() else { return }
-        downstream.receive(completion: completion)
-    }
+    func receive(completion: Subscribers.Completion<Failure>) { link.forward(completion, to: downstream) }
 }

@@ -80,10 +80,7 @@ struct ScanStage<Input, Downstream: Subscriber>: Subscriber, CustomStringConvert
     var combineIdentifier: CombineIdentifier { CombineIdentifier(link) }
 
     @inlinable
-    func receive(subscription: any Subscription) {
-        guard link.attach(subscription) else { return }
-        downstream.receive(subscription: link)
-    }
+    func receive(subscription: any Subscription) { link.attach(subscription, handingTo: downstream) }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
@@ -95,8 +92,5 @@ struct ScanStage<Input, Downstream: Subscriber>: Subscriber, CustomStringConvert
     }
 
     @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) {
-        guard link.finish() else { return }
-        downstream.receive(completion: completion)
-    }
+    func receive(completion: Subscribers.Completion<Failure>) { link.forward(completion, to: downstream) }
 }

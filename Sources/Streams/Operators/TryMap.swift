@@ -77,10 +77,7 @@ where Downstream.Failure == any Error {
     var combineIdentifier: CombineIdentifier { CombineIdentifier(link) }
 
     @inlinable
-    func receive(subscription: any Subscription) {
-        guard link.attach(subscription) else { return }
-        downstream.receive(subscription: link)
-    }
+    func receive(subscription: any Subscription) { link.attach(subscription, handingTo: downstream) }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {

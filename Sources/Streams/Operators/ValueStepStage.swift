@@ -78,10 +78,7 @@ struct ValueStepStage<Input, UpstreamFailure: Error, Downstream: Subscriber>: Su
     var combineIdentifier: CombineIdentifier { CombineIdentifier(link) }
 
     @inlinable
-    func receive(subscription: any Subscription) {
-        guard link.attach(subscription) else { return }
-        downstream.receive(subscription: link)
-    }
+    func receive(subscription: any Subscription) { link.attach(subscription, handingTo: downstream) }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
