@@ -1,3 +1,5 @@
+import Synchronization
+
 extension Publisher {
     /// Shares one subscription to this publisher among all subscribers, replaying the latest `count`
     /// values to each new subscriber.
@@ -107,6 +109,10 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
     /// Which publisher this subscription belongs to (its `description`). Immutable.
     @usableFromInline
     let kind: ConduitKind
+    /// The conduit's position in the core's list (see ``BroadcastOp/setSlot``): set by the emitter, read by
+    /// `cancel` as a hint.
+    @usableFromInline
+    let slot = Atomic<UInt32>(0)
 
     @inlinable
     init(
@@ -144,6 +150,7 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
             case .finish:
                 finish(BroadcastEntry.load(payload, as: Subscribers.Completion<Failure>.self))
             case .identify: BroadcastEntry.identify(self, to: payload)
+            case .setSlot: slot.store(BroadcastEntry.slot(payload), ordering: .relaxed)
             case .latest, .detach: break  // no kept value; a cancel released everything already
             }
         }
@@ -201,7 +208,7 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
         queue.removeAll()
         backlog.removeAll()
         lock.unlock()
-        released.1?.remove(ObjectIdentifier(self))
+        released.1?.remove(ObjectIdentifier(self), slot: slot.load(ordering: .relaxed))
     }
 
     /// Lock held and `isDelivering == true` on entry; delivers queued values, then kept values while
@@ -304,4 +311,11 @@ struct RingBuffer<Element> {
         storage = resized
         head = 0
     }
+}
+
+/// A mirror without children: the Swift runtime traps when it reflects a noncopyable stored property (an atomic)
+/// of a generic class, which `dump` and test-failure messages would otherwise do.
+extension ReplayConduit: CustomReflectable {
+    @usableFromInline
+    var customMirror: Mirror { Mirror(self, children: [:]) }
 }

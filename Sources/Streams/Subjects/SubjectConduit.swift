@@ -16,6 +16,9 @@ enum BroadcastOp: UInt8, Sendable {
     /// Write the conduit's `ObjectIdentifier` to the payload, a pointer to a `UInt` (see
     /// ``BroadcastEntry/leads(to:)``).
     case identify
+    /// Remember the entry's position in the core's list, the `UInt32` the payload points to: the conduit
+    /// passes it back when it is cancelled, so the core finds the entry without a search.
+    case setSlot
 }
 
 /// One subscriber in a ``SubjectCore``'s list: a closure into its conduit.
@@ -78,6 +81,19 @@ struct BroadcastEntry {
     /// Releases the downstream (cancelled or refused).
     @inlinable
     func detach() { handle(.detach, nil) }
+
+    /// Tells the conduit its position in the core's list.
+    @inlinable
+    func setSlot(_ slot: Int) {
+        var position = UInt32(truncatingIfNeeded: slot)
+        withUnsafeMutablePointer(to: &position) { handle(.setSlot, UnsafeRawPointer($0)) }
+    }
+
+    /// The `UInt32` a ``BroadcastOp/setSlot`` payload points to.
+    @inlinable
+    static func slot(_ payload: UnsafeRawPointer?) -> UInt32 {
+        payload.unsafelyUnwrapped.load(as: UInt32.self)
+    }
 }
 
 /// The owner of conduits (a ``SubjectCore``): told when one is cancelled.
@@ -85,7 +101,9 @@ struct BroadcastEntry {
 protocol ConduitParent: AnyObject, Sendable {
     associatedtype Output
     associatedtype Failure: Error
-    func remove(_ conduit: ObjectIdentifier)
+    /// `conduit` was cancelled; `slot` is the position the core last gave it (``BroadcastOp/setSlot``), a hint
+    /// the core checks.
+    func remove(_ conduit: ObjectIdentifier, slot: UInt32)
 }
 
 /// Which publisher a conduit belongs to (its `description`).
@@ -133,6 +151,10 @@ where
     @usableFromInline
     @exclusivity(unchecked)
     var pendingCompletion: Pending = nil
+    /// The conduit's position in the core's list, set by the emitter (``BroadcastOp/setSlot``) and read by
+    /// `cancel` on any thread, as a hint (the core checks it): an atomic, in bytes the layout leaves free.
+    @usableFromInline
+    let slot = Atomic<UInt32>(0)
     /// Strong, as in Combine: the core holds this conduit only while it is in the core's list (until its
     /// detach or finish), so the cycle ends with the subscription. Not `weak`: a weak reference gives the
     /// core a side table, which moves every retain and release of it to the runtime's slow path.
@@ -182,6 +204,7 @@ where
             case .finish: finish(BroadcastEntry.load(payload, as: Subscribers.Completion<Failure>.self))
             case .detach: detach()
             case .identify: BroadcastEntry.identify(self, to: payload)
+            case .setSlot: slot.store(BroadcastEntry.slot(payload), ordering: .relaxed)
             }
         }
     }
@@ -203,7 +226,7 @@ where
             // fence pairs with the one in `request`: either it saw `active`, or this load sees its demand.
             atomicMemoryFence(ordering: .sequentiallyConsistent)
             if demand.load(ordering: .relaxed) > 0 { parent.acknowledgeDemand() }
-            if keepsLatest { parent.deliverLatest(ObjectIdentifier(self)) }
+            if keepsLatest { parent.deliverLatest(ObjectIdentifier(self), slot: slot.load(ordering: .relaxed)) }
             return
         }
         guard
@@ -300,7 +323,7 @@ where
         atomicMemoryFence(ordering: .sequentiallyConsistent)
         guard state.load(ordering: .relaxed) != State.starting else { return }
         parent.acknowledgeDemand()
-        if keepsLatest { parent.deliverLatest(ObjectIdentifier(self)) }
+        if keepsLatest { parent.deliverLatest(ObjectIdentifier(self), slot: slot.load(ordering: .relaxed)) }
     }
 
     @inlinable
@@ -309,7 +332,7 @@ where
         while current == State.active || current == State.starting {
             let (exchanged, found) = state.compareExchange(
                 expected: current, desired: State.cancelled, ordering: .acquiringAndReleasing)
-            if exchanged { return parent.remove(ObjectIdentifier(self)) }
+            if exchanged { return parent.remove(ObjectIdentifier(self), slot: slot.load(ordering: .relaxed)) }
             current = found
         }
     }

@@ -30,10 +30,18 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     @usableFromInline
     let isCompleted = Atomic<Bool>(false)
 
-    /// Emitter-owned: the conduits that get values, in subscription order.
+    /// Emitter-owned: the conduits that get values, in subscription order. A cancelled conduit's entry becomes
+    /// `nil` (a tombstone) and the list is compacted once tombstones are half of it, so leaving costs O(1)
+    /// amortised however many subscribers there are, and the order of the others never changes. Each conduit
+    /// knows its position (``BroadcastOp/setSlot``) and passes it back when it leaves.
     @usableFromInline
     @exclusivity(unchecked)
-    var targets: ContiguousArray<BroadcastEntry> = []
+    var targets: ContiguousArray<BroadcastEntry?> = []
+
+    /// Emitter-owned: how many entries of `targets` are tombstones.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var tombstones = 0
 
     /// Emitter-owned: the completion was delivered; later events are dropped.
     @usableFromInline
@@ -159,7 +167,7 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
         members += 1
         if becomesEmitterWithEmptyQueue() {
             // Nothing is queued and no one is emitting: join the list at once instead of through the queue.
-            targets.append(conduit.entry)
+            appendTarget(conduit.entry)
             lock.unlock()
             stopEmitting()
         } else {
@@ -177,19 +185,19 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     /// path touches no value of a generic type (which would look up its metadata): the rarer steps that do
     /// are functions of their own.
     @usableFromInline
-    func remove(_ conduit: ObjectIdentifier) {
+    func remove(_ conduit: ObjectIdentifier, slot: UInt32) {
         lock.lock()
         members -= 1
         let retires = members == 0 && retiresWhenEmpty && retireLocked()
         if becomesEmitterWithEmptyQueue() {
             // Nothing is queued and no one is emitting: leave the list at once instead of through the queue
             // (the common, uncontended cancel). The downstream is released after unlocking.
-            let entry = removeTarget(conduit)
+            let entry = removeTarget(conduit, slot: slot)
             lock.unlock()
             if let entry = consume entry { entry.detach() }
             stopEmitting()
         } else {
-            detachQueued(conduit)
+            detachQueued(conduit, slot: slot)
         }
         if retires { onEmpty?() }
     }
@@ -208,16 +216,16 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     /// Queues the detach of `conduit` for the emitter. Called with the lock held; releases it.
     @usableFromInline
     @inline(never)
-    func detachQueued(_ conduit: ObjectIdentifier) {
-        push(.detach(conduit))
+    func detachQueued(_ conduit: ObjectIdentifier, slot: UInt32) {
+        push(.detach(conduit, slot))
         lock.unlock()
         startEmitting()
     }
 
     /// A `CurrentValueSubject` conduit got demand: the emitter delivers its kept value if it has one.
     @usableFromInline
-    func deliverLatest(_ conduit: ObjectIdentifier) {
-        enqueue(.latest(conduit))
+    func deliverLatest(_ conduit: ObjectIdentifier, slot: UInt32) {
+        enqueue(.latest(conduit, slot))
     }
 
     // MARK: Events
@@ -316,14 +324,60 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
         startEmitting()
     }
 
-    /// Takes the entry of `conduit` out of `targets` (emitter only). A plain loop rather than
-    /// `firstIndex(where:)`: the uncontended cancel runs this unspecialised, where the closure and
-    /// `Optional.map` would each look up type metadata.
+    /// Appends `entry` to `targets` and tells its conduit where it is (emitter only).
     @inlinable
-    func removeTarget(_ conduit: ObjectIdentifier) -> BroadcastEntry? {
-        var index = targets.startIndex
-        while index < targets.endIndex, !targets[index].leads(to: conduit) { index += 1 }
-        return index < targets.endIndex ? targets.remove(at: index) : nil
+    func appendTarget(_ entry: BroadcastEntry) {
+        entry.setSlot(targets.count)
+        targets.append(entry)
+    }
+
+    /// Takes the entry of `conduit` out of `targets` (emitter only), leaving a tombstone; `slot` is where the
+    /// conduit was last told it is, checked before it is trusted (a compaction may have moved the entry since
+    /// the conduit read it; then a search finds it). Runs unspecialised on the uncontended cancel, so it touches
+    /// only non-generic values: plain loops, no closures over generic types.
+    @inlinable
+    func removeTarget(_ conduit: ObjectIdentifier, slot: UInt32) -> BroadcastEntry? {
+        var index = Int(slot)
+        if index >= targets.count || !target(at: index, leadsTo: conduit) {
+            index = 0
+            while index < targets.count, !target(at: index, leadsTo: conduit) { index += 1 }
+            guard index < targets.count else { return nil }
+        }
+        let entry = targets[index]
+        targets[index] = nil
+        tombstones += 1
+        // Drop the tombstones at the end at once (the only entry, or the newest one, leaving); compact the rest
+        // when they are half of the list.
+        while let last = targets.last, last == nil {
+            targets.removeLast()
+            tombstones -= 1
+        }
+        if tombstones > 0, tombstones * 2 >= targets.count { compactTargets() }
+        return entry
+    }
+
+    /// Whether the entry at `index` (not a tombstone) leads to `conduit`.
+    @inlinable
+    func target(at index: Int, leadsTo conduit: ObjectIdentifier) -> Bool {
+        guard let entry = targets[index] else { return false }
+        return entry.leads(to: conduit)
+    }
+
+    /// Removes the tombstones from `targets`, keeping the order, and tells each moved conduit its new position.
+    @usableFromInline
+    @inline(never)
+    func compactTargets() {
+        var write = 0
+        for read in 0..<targets.count {
+            guard let entry = targets[read] else { continue }
+            if write != read {
+                targets[write] = entry
+                entry.setSlot(write)
+            }
+            write += 1
+        }
+        targets.removeLast(targets.count - write)
+        tombstones = 0
     }
 
     /// Appends `event` to the queue; called under `lock`.
@@ -393,13 +447,13 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     /// storage per send. That holds: only the emitter changes `targets`, and a change asked for during a
     /// delivery (a cancel, a subscribe) is queued until the emitter is done.
     @inlinable
-    static func emit(_ value: Output, to targets: inout ContiguousArray<BroadcastEntry>) {
+    static func emit(_ value: Output, to targets: inout ContiguousArray<BroadcastEntry?>) {
         withUnsafePointer(to: value) { pointer in
             let payload = UnsafeRawPointer(pointer)
             var index = targets.startIndex
             let end = targets.endIndex
             while index < end {
-                targets[index].handle(.value, payload)
+                if let entry = targets[index] { entry.handle(.value, payload) }
                 index += 1
             }
         }
@@ -413,17 +467,24 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
         case .attach(let entry):
             // Never after the completion: `attach` queues this under the lock that a completion is
             // checked and queued under, so a completion is always queued after it.
-            targets.append(entry)
-        case .detach(let id):
-            removeTarget(id)?.detach()
-        case .latest(let id):
-            if !isFinished, let entry = targets.first(where: { $0.leads(to: id) }) { entry.handle(.latest, nil) }
+            appendTarget(entry)
+        case .detach(let id, let slot):
+            removeTarget(id, slot: slot)?.detach()
+        case .latest(let id, let slot):
+            guard !isFinished else { return }
+            let hinted = Int(slot)
+            if hinted < targets.count, let entry = targets[hinted], entry.leads(to: id) {
+                entry.handle(.latest, nil)
+            } else if let entry = targets.first(where: { $0?.leads(to: id) ?? false }) ?? nil {
+                entry.handle(.latest, nil)
+            }
         case .completion(let completion):
             guard !isFinished else { return }
             isFinished = true
             let finishing = targets
             targets = []
-            for entry in finishing { entry.finish(completion) }
+            tombstones = 0
+            for entry in finishing { entry?.finish(completion) }
         }
     }
 }
@@ -434,8 +495,8 @@ enum SubjectEvent<Output, Failure: Error> {
     case value(Output)
     case completion(Subscribers.Completion<Failure>)
     case attach(BroadcastEntry)
-    case detach(ObjectIdentifier)
-    case latest(ObjectIdentifier)
+    case detach(ObjectIdentifier, UInt32)
+    case latest(ObjectIdentifier, UInt32)
 }
 
 /// A mirror without children: the Swift runtime traps when it reflects a noncopyable stored property (an atomic)
