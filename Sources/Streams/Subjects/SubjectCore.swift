@@ -359,8 +359,7 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     /// Whether the entry at `index` (not a tombstone) leads to `conduit`.
     @inlinable
     func target(at index: Int, leadsTo conduit: ObjectIdentifier) -> Bool {
-        guard let entry = targets[index] else { return false }
-        return entry.leads(to: conduit)
+        targets[index]?.leads(to: conduit) ?? false
     }
 
     /// Removes the tombstones from `targets`, keeping the order, and tells each moved conduit its new position.
@@ -453,7 +452,7 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
             var index = targets.startIndex
             let end = targets.endIndex
             while index < end {
-                if let entry = targets[index] { entry.handle(.value, payload) }
+                targets[index]?.handle(.value, payload)  // in place: no copy, no retain of the closure
                 index += 1
             }
         }
