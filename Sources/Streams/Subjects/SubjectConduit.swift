@@ -82,6 +82,19 @@ struct BroadcastEntry {
     @inlinable
     func detach() { handle(.detach, nil) }
 
+    /// The entry a core leaves where a conduit left its list: it does nothing, and leads to no conduit
+    /// (``leads(to:)`` reads 0 from it). A closure that captures nothing: no allocation, nothing to retain.
+    @inlinable
+    static var tombstone: BroadcastEntry { BroadcastEntry { _, _ in } }
+
+    /// Whether this is a ``tombstone``.
+    @inlinable
+    var isTombstone: Bool {
+        var bits: UInt = 0
+        withUnsafeMutablePointer(to: &bits) { handle(.identify, UnsafeRawPointer($0)) }
+        return bits == 0
+    }
+
     /// Tells the conduit its position in the core's list.
     @inlinable
     func setSlot(_ slot: Int) {

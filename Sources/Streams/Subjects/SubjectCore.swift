@@ -31,12 +31,14 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     let isCompleted = Atomic<Bool>(false)
 
     /// Emitter-owned: the conduits that get values, in subscription order. A cancelled conduit's entry becomes
-    /// `nil` (a tombstone) and the list is compacted once tombstones are half of it, so leaving costs O(1)
-    /// amortised however many subscribers there are, and the order of the others never changes. Each conduit
-    /// knows its position (``BroadcastOp/setSlot``) and passes it back when it leaves.
+    /// ``BroadcastEntry/tombstone`` (an entry that does nothing) and the list is compacted once tombstones are
+    /// half of it, so leaving costs O(1) amortised however many subscribers there are, and the order of the
+    /// others never changes. Each conduit knows its position (``BroadcastOp/setSlot``) and passes it back when it
+    /// leaves. Not an optional per entry: calling a closure out of an optional copies it, a retain and a release
+    /// per delivery.
     @usableFromInline
     @exclusivity(unchecked)
-    var targets: ContiguousArray<BroadcastEntry?> = []
+    var targets: ContiguousArray<BroadcastEntry> = []
 
     /// Emitter-owned: how many entries of `targets` are tombstones.
     @usableFromInline
@@ -344,11 +346,11 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
             guard index < targets.count else { return nil }
         }
         let entry = targets[index]
-        targets[index] = nil
+        targets[index] = .tombstone
         tombstones += 1
         // Drop the tombstones at the end at once (the only entry, or the newest one, leaving); compact the rest
         // when they are half of the list.
-        while let last = targets.last, last == nil {
+        while tombstones > 0, let last = targets.last, last.isTombstone {
             targets.removeLast()
             tombstones -= 1
         }
@@ -356,10 +358,10 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
         return entry
     }
 
-    /// Whether the entry at `index` (not a tombstone) leads to `conduit`.
+    /// Whether the entry at `index` leads to `conduit` (a tombstone leads nowhere).
     @inlinable
     func target(at index: Int, leadsTo conduit: ObjectIdentifier) -> Bool {
-        targets[index]?.leads(to: conduit) ?? false
+        targets[index].leads(to: conduit)
     }
 
     /// Removes the tombstones from `targets`, keeping the order, and tells each moved conduit its new position.
@@ -368,7 +370,8 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     func compactTargets() {
         var write = 0
         for read in 0..<targets.count {
-            guard let entry = targets[read] else { continue }
+            let entry = targets[read]
+            guard !entry.isTombstone else { continue }
             if write != read {
                 targets[write] = entry
                 entry.setSlot(write)
@@ -446,13 +449,13 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     /// storage per send. That holds: only the emitter changes `targets`, and a change asked for during a
     /// delivery (a cancel, a subscribe) is queued until the emitter is done.
     @inlinable
-    static func emit(_ value: Output, to targets: inout ContiguousArray<BroadcastEntry?>) {
+    static func emit(_ value: Output, to targets: inout ContiguousArray<BroadcastEntry>) {
         withUnsafePointer(to: value) { pointer in
             let payload = UnsafeRawPointer(pointer)
             var index = targets.startIndex
             let end = targets.endIndex
             while index < end {
-                targets[index]?.handle(.value, payload)  // in place: no copy, no retain of the closure
+                targets[index].handle(.value, payload)
                 index += 1
             }
         }
@@ -472,9 +475,9 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
         case .latest(let id, let slot):
             guard !isFinished else { return }
             let hinted = Int(slot)
-            if hinted < targets.count, let entry = targets[hinted], entry.leads(to: id) {
-                entry.handle(.latest, nil)
-            } else if let entry = targets.first(where: { $0?.leads(to: id) ?? false }) ?? nil {
+            if hinted < targets.count, targets[hinted].leads(to: id) {
+                targets[hinted].handle(.latest, nil)
+            } else if let entry = targets.first(where: { $0.leads(to: id) }) {
                 entry.handle(.latest, nil)
             }
         case .completion(let completion):
@@ -483,7 +486,7 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
             let finishing = targets
             targets = []
             tombstones = 0
-            for entry in finishing { entry?.finish(completion) }
+            for entry in finishing { entry.finish(completion) }
         }
     }
 }
