@@ -146,7 +146,7 @@ final class ShareConnection<Output, Failure: Error>: Subscriber, @unchecked Send
 
     @inlinable
     init(replay: Int, hadDemand: Bool) {
-        core = SubjectCore(current: nil, replay: replay, retiresWhenEmpty: true)
+        core = SubjectCore(current: nil, replay: replay, retiresWhenEmpty: true, kind: .share)
         core.onEmpty = { [weak self] in self?.retire() }
         if hadDemand { core.hasDownstreamDemand.store(true, ordering: .relaxed) }
     }
@@ -158,7 +158,7 @@ final class ShareConnection<Output, Failure: Error>: Subscriber, @unchecked Send
         let isFirst = !hasStarted
         hasStarted = true
         lock.unlock()
-        switch core.attach(subscriber, kind: .share) {
+        switch core.attach(subscriber) {
         case .retired: return .retired
         case .attached: return .attached(isFirst: isFirst)
         }

@@ -17,7 +17,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
 
     /// Creates a subject whose current value is `value`.
     @inlinable
-    public init(_ value: Output) { core = SubjectCore(current: value) }
+    public init(_ value: Output) { core = SubjectCore(current: value, kind: .currentValueSubject) }
 
     /// The current value. Setting it sends the new value to every subscriber.
     @inlinable
@@ -34,7 +34,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     /// Attaches a subscriber; it receives the current value first, when it has demand.
     @inlinable
     public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-        core.attach(subscriber, kind: .currentValueSubject)
+        core.attach(subscriber)
     }
 
     /// Stores `value` as the current value and sends it; ignored after completion.

@@ -14,7 +14,7 @@
 /// ```
 public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
     @usableFromInline
-    let core = SubjectCore<Output, Failure>(current: nil)
+    let core = SubjectCore<Output, Failure>(current: nil, kind: .passthroughSubject)
 
     /// Creates a subject with no subscribers.
     @inlinable
@@ -23,7 +23,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     /// Attaches a subscriber (served after the existing ones).
     @inlinable
     public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-        core.attach(subscriber, kind: .passthroughSubject)
+        core.attach(subscriber)
     }
 
     /// Sends `value` to every subscriber with demand; ignored after completion.

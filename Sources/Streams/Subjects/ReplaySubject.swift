@@ -49,14 +49,14 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
     public init(bufferSize: Int) {
         let size = Swift.max(0, bufferSize)
         self.bufferSize = size
-        core = SubjectCore(current: nil, replay: size)
+        core = SubjectCore(current: nil, replay: size, kind: .replaySubject)
     }
 
     /// Attaches a subscriber (served after the existing ones): it receives the buffered values as its demand
     /// allows, then the completion if the subject has completed, then live events.
     @inlinable
     public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-        core.attach(subscriber, kind: .replaySubject)
+        core.attach(subscriber)
     }
 
     /// Adds `value` to the buffer (dropping the oldest when full) and sends it to every subscriber, or keeps

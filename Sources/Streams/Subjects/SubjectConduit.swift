@@ -147,8 +147,10 @@ where
     // `Latest` and `Pending` are `Output?` and `Subscribers.Completion<Failure>?` (see ``OptionalSlot``):
     // generic parameters, so `deinit`, which runs unspecialised, destroys them without looking up the
     // metadata of an `Optional`; `Held` is a `HeldDownstream<Downstream>` for the same reason. Declaration
-    // order is layout order: the odd-sized fields come first, so with an `Int` output the fixed part is 48
-    // bytes rather than 56.
+    // order is layout order: the odd-sized fields come first. With an `Int` output, `latest` (9 bytes), `state`
+    // (1), `pendingCompletion` (2) and `slot` (4) fill the 16 bytes after the object header exactly, so a
+    // `map`/`filter`/`sink` subscriber's conduit is an 88-byte allocation; one byte more (the publisher kind,
+    // now kept by the core) makes it 104. Measure with `malloc_usable_size` before adding a field.
 
     /// Emitter-owned: a `CurrentValueSubject`'s value not yet delivered to this subscriber.
     @usableFromInline
@@ -156,8 +158,6 @@ where
     var latest: Latest
     @usableFromInline
     let state = Atomic<UInt8>(State.starting)
-    @usableFromInline
-    let kind: ConduitKind
     /// A completion the emitter handed over while `start` was still running (written before `state`
     /// becomes `finishedWhileStarting`, read by `start` after it sees that state): the atomic `state` orders the
     /// emitter's write before `start`'s read, and only one of them touches it at a time.
@@ -186,17 +186,16 @@ where
     typealias State = ConduitState
 
     @inlinable
-    init(parent: SubjectCore<Output, Failure>, downstream: Downstream, latest: Output?, kind: ConduitKind) {
+    init(parent: SubjectCore<Output, Failure>, downstream: Downstream, latest: Output?) {
         self.parent = parent
         self.downstream = Held(downstream)
         self.latest = nil
-        self.kind = kind
         self.latest.wrapped = latest
     }
 
     @usableFromInline
     var description: String {
-        switch kind {
+        switch parent.kind {
         case .passthroughSubject: "PassthroughSubject"
         case .currentValueSubject: "CurrentValueSubject"
         case .replaySubject: "ReplaySubject"
@@ -205,7 +204,7 @@ where
     }
 
     @inlinable
-    var keepsLatest: Bool { kind == .currentValueSubject }
+    var keepsLatest: Bool { parent.keepsLatest }
 
     /// The entry the core keeps (formed here, in specialised code).
     @inlinable

@@ -97,6 +97,10 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
 
     @usableFromInline
     let keepsLatest: Bool
+    /// Which publisher this core serves (its conduits' `description`): one byte here rather than in each
+    /// conduit, where it would push a conduit with an `Int` output into the next allocation size.
+    @usableFromInline
+    let kind: ConduitKind
     @usableFromInline
     let replay: Int
     /// `share()`: the core retires when its last subscriber leaves before the completion.
@@ -109,7 +113,8 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     var onEmpty: (() -> Void)?
 
     @inlinable
-    init(current: Output?, replay: Int = 0, retiresWhenEmpty: Bool = false) {
+    init(current: Output?, replay: Int = 0, retiresWhenEmpty: Bool = false, kind: ConduitKind) {
+        self.kind = kind
         self.current = current
         keepsLatest = current != nil
         self.replay = replay
@@ -134,7 +139,7 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     /// or refuses it if a `share()` connection has retired).
     @inlinable
     @discardableResult
-    func attach<Downstream: Subscriber>(_ downstream: consuming Downstream, kind: ConduitKind) -> AttachResult
+    func attach<Downstream: Subscriber>(_ downstream: consuming Downstream) -> AttachResult
     where Downstream.Input == Output, Downstream.Failure == Failure {
         lock.lock()
         if isRetired {
@@ -165,7 +170,7 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
         // inside `receive(subscription:)`).
         let conduit = SubjectConduit<
             Output, Failure, Downstream, Output?, Subscribers.Completion<Failure>?, HeldDownstream<Downstream>
-        >(parent: self, downstream: copy downstream, latest: current, kind: kind)
+        >(parent: self, downstream: copy downstream, latest: current)
         members += 1
         if becomesEmitterWithEmptyQueue() {
             // Nothing is queued and no one is emitting: join the list at once instead of through the queue.
