@@ -4,9 +4,13 @@
 #
 #   Benchmarks/run.sh                 # 5 runs of every scenario
 #   RUNS=3 Benchmarks/run.sh chain    # 3 runs of the named scenarios only
+#   SVG=Benchmarks/scaling.svg Benchmarks/run.sh   # also draw the scaling curves (depth, fan-out, live
+#                                                  # subscriptions) into that file
 #
 # Needs only the Swift toolchain; OpenCombine 0.14.0 is fetched by SwiftPM. No stdin is read.
 set -euo pipefail
+# SVG is relative to where the script was started from.
+if [[ -n "${SVG:-}" && "$SVG" != /* ]]; then SVG="$PWD/$SVG"; fi
 cd "$(dirname "$0")"
 runs="${RUNS:-5}"
 
@@ -37,4 +41,8 @@ for ((run = 1; run <= runs; run++)); do
     done
 done
 
-"$bin/bench-report" <"$results"
+if [[ -n "${SVG:-}" ]]; then
+    "$bin/bench-report" --svg "$SVG" <"$results"
+else
+    "$bin/bench-report" <"$results"
+fi

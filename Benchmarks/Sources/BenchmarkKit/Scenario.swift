@@ -88,9 +88,55 @@ public enum Scenario: String, CaseIterable, Sendable {
     /// subject → 20 × map → sink.
     case depth20 = "depth-20"
 
+    // Fan-out scaling: one subject, `share()`, N subscribers (`share-fanout` is N = 1,000); ns per delivery.
+
+    /// `share()` with 1 subscriber.
+    case fanOut1 = "fanout-1"
+    /// `share()` with 10 subscribers.
+    case fanOut10 = "fanout-10"
+    /// `share()` with 100 subscribers.
+    case fanOut100 = "fanout-100"
+    /// `share()` with 10,000 subscribers.
+    case fanOut10k = "fanout-10000"
+
+    // Live-subscription scaling: N subscriptions (subject → map → filter → sink) on one subject, stored in a
+    // `Set<AnyCancellable>` as an app stores them; one value sent to all of them; the set emptied (every one
+    // cancelled). ns per subscription, for the whole life of one. Memory: the heap each keeps while live
+    // (`memory-heap` is N = 100,000).
+
+    /// 1,000 live subscriptions.
+    case live1k = "live-1k"
+    /// 10,000 live subscriptions.
+    case live10k = "live-10k"
+    /// 100,000 live subscriptions.
+    case live100k = "live-100k"
+    /// 1,000,000 live subscriptions.
+    case live1m = "live-1m"
+    /// Heap per live subscription with 1,000 of them.
+    case liveMemory1k = "live-memory-1k"
+    /// Heap per live subscription with 10,000 of them.
+    case liveMemory10k = "live-memory-10k"
+    /// Heap per live subscription with 1,000,000 of them.
+    case liveMemory1m = "live-memory-1m"
+
     /// The depth-scaling scenarios and their number of `map` stages.
     public static let depths: [(scenario: Scenario, stages: Int)] = [
         (.depth1, 1), (.depth5, 5), (.depth10, 10), (.depth20, 20),
+    ]
+
+    /// The fan-out scaling scenarios and their number of subscribers.
+    public static let fanOuts: [(scenario: Scenario, subscribers: Int)] = [
+        (.fanOut1, 1), (.fanOut10, 10), (.fanOut100, 100), (.shareFanOut, 1_000), (.fanOut10k, 10_000),
+    ]
+
+    /// The live-subscription scaling scenarios (time) and their number of subscriptions.
+    public static let lives: [(scenario: Scenario, subscriptions: Int)] = [
+        (.live1k, 1_000), (.live10k, 10_000), (.live100k, 100_000), (.live1m, 1_000_000),
+    ]
+
+    /// The live-subscription scaling scenarios (memory) and their number of subscriptions.
+    public static let liveMemories: [(scenario: Scenario, subscriptions: Int)] = [
+        (.liveMemory1k, 1_000), (.liveMemory10k, 10_000), (.memoryHeap, 100_000), (.liveMemory1m, 1_000_000),
     ]
 
     /// How many operations one run performs (the divisor of the figure).
@@ -111,8 +157,16 @@ public enum Scenario: String, CaseIterable, Sendable {
             .stageDropFirst, .stageTryMap, .stageCatch, .tryChain, .last, .count, .containsWhere, .combineLatest4,
             .zip4, .buffer, .depth1, .depth5, .depth10, .depth20:
             1_000_000
+        case .fanOut1, .fanOut10, .fanOut100, .fanOut10k: 1_000_000
+        case .live1k, .liveMemory1k: 1_000
+        case .live10k, .liveMemory10k: 10_000
+        case .live100k: 100_000
+        case .live1m, .liveMemory1m: 1_000_000
         }
     }
+
+    /// The subscribers of a fan-out scenario (`nil` for the others).
+    public var subscribers: Int? { Self.fanOuts.first { $0.scenario == self }?.subscribers }
 
     /// Subscribers of the `share()` fan-out scenario.
     public static let fanOutSubscribers = 1_000
@@ -122,7 +176,7 @@ public enum Scenario: String, CaseIterable, Sendable {
     /// The unit of the figure.
     public var unit: String {
         switch self {
-        case .memoryResident, .memoryHeap, .memoryHeapStoredClosures: "B"
+        case .memoryResident, .memoryHeap, .memoryHeapStoredClosures, .liveMemory1k, .liveMemory10k, .liveMemory1m: "B"
         default: "ns"
         }
     }
@@ -130,7 +184,10 @@ public enum Scenario: String, CaseIterable, Sendable {
     /// What one operation is, for the table.
     public var operation: String {
         switch self {
-        case .memoryResident, .memoryHeap, .memoryHeapStoredClosures: "per live subscription"
+        case .memoryResident, .memoryHeap, .memoryHeapStoredClosures, .liveMemory1k, .liveMemory10k, .liveMemory1m:
+            "per live subscription"
+        case .live1k, .live10k, .live100k, .live1m: "per subscription (subscribe, one value, cancel)"
+        case .fanOut1, .fanOut10, .fanOut100, .fanOut10k: "per delivery"
         case .chain, .sequence, .merge, .combineLatest, .values: "per value"
         case .subscribeCancel, .subscribeCancelStateful: "per subscribe+cancel"
         case .shareFanOut: "per delivery"

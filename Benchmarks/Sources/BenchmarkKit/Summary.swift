@@ -89,6 +89,10 @@ public enum Target {
         case .flatMap: 0.12
         case .memoryHeap, .memoryResident, .memoryHeapStoredClosures: 0.5
         // No OpenCombine figure (merge, combineLatest) or no target set (values).
+        // Scaling curves: read as curves (flat = linear), not against a ratio.
+        case .fanOut1, .fanOut10, .fanOut100, .fanOut10k, .live1k, .live10k, .live100k, .live1m, .liveMemory1k,
+            .liveMemory10k, .liveMemory1m:
+            nil
         case .merge, .combineLatest, .combineLatest4, .values: nil
         }
     }

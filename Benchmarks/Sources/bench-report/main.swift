@@ -26,6 +26,10 @@ func ratioCell(_ ratio: Double?, target: Double?) -> String {
     return "\(shown) \(ratio <= target ? "✅" : "❌") ≤ \(String(target))"
 }
 
+// `--svg FILE`: also write the scaling curves (ScalingPlot) to FILE.
+let arguments = Array(CommandLine.arguments.dropFirst())
+let svgPath: String? = arguments.firstIndex(of: "--svg").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+
 var results: [ResultLine] = []
 while let line = readLine() {
     if let result = ResultLine(Substring(line)) { results.append(result) }
@@ -63,6 +67,16 @@ do {
         print("Per map stage ((depth-20 − depth-1) ÷ 19, medians): \(perStage.joined(separator: ", ")).")
     }
     print("\(runs) runs per library, alternating; medians of the runs. n/a: OpenCombine 0.14.0 has no such operator.")
+    if let svgPath {
+        let image = ScalingPlot.svg(summary, caption: "Medians of \(runs) release runs per library; both axes logarithmic, so flat means linear.")
+        guard let file = fopen(svgPath, "w") else {
+            print("bench-report: cannot write \(svgPath): \(String(cString: strerror(errno)))")
+            exit(1)
+        }
+        fputs(image, file)
+        fclose(file)
+        print("Scaling curves written to \(svgPath).")
+    }
 } catch {
     print("bench-report: \(error)")
     exit(1)

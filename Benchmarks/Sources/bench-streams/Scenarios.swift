@@ -57,6 +57,58 @@ func runAppShapedScenarios(_ runner: BenchmarkRunner) {
     runner.time(.depth5, depth5)
     runner.time(.depth10, depth10)
     runner.time(.depth20, depth20)
+    runScalingScenarios(runner)
+}
+
+/// The scaling curves: fan-out (1 → 10,000 subscribers) and live subscriptions (1,000 → 1,000,000).
+func runScalingScenarios(_ runner: BenchmarkRunner) {
+    for (scenario, subscribers) in Scenario.fanOuts where scenario != .shareFanOut {
+        runner.time(scenario) { count in fanOut(subscribers: subscribers, deliveries: count) }
+    }
+    for (scenario, _) in Scenario.lives { runner.time(scenario, liveSubscriptions) }
+    for (scenario, _) in Scenario.liveMemories where scenario != .memoryHeap {
+        var kept = Set<AnyCancellable>()
+        kept.reserveCapacity(scenario.count)
+        let subject = PassthroughSubject<Int, Never>()
+        var received: UInt64 = 0
+        runner.measureHeap(scenario) { count in
+            for _ in 0..<count {
+                subject.map { (value: Int) -> Int in value + 1 }.filter { (value: Int) -> Bool in value > 0 }
+                    .sink { received &+= UInt64($0) }.store(in: &kept)
+            }
+            subject.send(1)
+            return received
+        }
+        kept.removeAll()
+    }
+}
+
+/// One subject, `share()`, `subscribers` sinks; `deliveries` deliveries in all.
+func fanOut(subscribers: Int, deliveries: Int) -> UInt64 {
+    let subject = PassthroughSubject<Int, Never>()
+    let shared = subject.share()
+    var sum: UInt64 = 0
+    var cancellables: [AnyCancellable] = []
+    for _ in 0..<subscribers { shared.sink { sum &+= UInt64($0) }.store(in: &cancellables) }
+    for value in 0..<max(1, deliveries / subscribers) { subject.send(value) }
+    subject.send(completion: .finished)
+    return sum
+}
+
+/// `count` subscriptions (subject → map → filter → sink) kept in a `Set<AnyCancellable>`, as an app keeps
+/// them; one value reaches every one; then the set is emptied, which cancels them all (in the set's order).
+func liveSubscriptions(_ count: Int) -> UInt64 {
+    let subject = PassthroughSubject<Int, Never>()
+    var sum: UInt64 = 0
+    var cancellables = Set<AnyCancellable>()
+    for _ in 0..<count {
+        subject.map { (value: Int) -> Int in value + 1 }.filter { (value: Int) -> Bool in value > 0 }
+            .sink { sum &+= UInt64($0) }.store(in: &cancellables)
+    }
+    subject.send(1)
+    cancellables.removeAll()
+    subject.send(2)  // reaches nobody: every subscription was cancelled
+    return sum
 }
 
 /// 7. subject → map → filter → sink, `count` live subscriptions on one subject; the closures are literals
