@@ -1,3 +1,4 @@
+import Dispatch
 import Streams
 import StreamsTesting
 import Testing
@@ -53,5 +54,33 @@ import Testing
         probe.send(completion: .failure(.boom))
         #expect(recorder.events.isEmpty)
         #expect(probe.cancelCount == 1)
+    }
+
+    @Test func aFailureRacingTheFirstRequestDeliversTheReplacementExactlyOnce() {
+        for _ in 0..<2_000 {
+            let subject = PassthroughSubject<Int, ProbeError>()
+            let subscriber = HandWrittenSubscriber<Int, Never>()
+            subject.replaceError(with: 9).subscribe(subscriber)
+            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                if thread == 0 {
+                    subject.send(completion: .failure(.boom))
+                } else {
+                    subscriber.request(.max(1))
+                }
+            }
+            #expect(subscriber.events == [.subscription, .value(9), .finished])
+        }
+    }
+
+    @Test func valuesCountAgainstDemandSoAFailureWithoutDemandWaitsForTheNextRequest() {
+        let subject = PassthroughSubject<Int, ProbeError>()
+        let subscriber = HandWrittenSubscriber<Int, Never>(initial: .max(2))
+        subject.replaceError(with: 0).subscribe(subscriber)
+        subject.send(1)
+        subject.send(2)  // demand used up
+        subject.send(completion: .failure(.boom))
+        #expect(subscriber.events == [.subscription, .value(1), .value(2)])
+        subscriber.request(.max(1))
+        #expect(subscriber.events == [.subscription, .value(1), .value(2), .value(0), .finished])
     }
 }

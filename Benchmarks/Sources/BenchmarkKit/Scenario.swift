@@ -59,6 +59,8 @@ public enum Scenario: String, CaseIterable, Sendable {
     case stageTryMap = "stage-try-map"
     /// subject → `setFailureType(to:)` → `catch` → sink.
     case stageCatch = "stage-catch"
+    /// subject (that can fail) → `replaceError(with:)` → sink.
+    case stageReplaceError = "stage-replace-error"
 
     // The newer hot-path operators.
 
@@ -154,7 +156,7 @@ public enum Scenario: String, CaseIterable, Sendable {
         case .subscribeCancelStateful: 100_000
         case .search: 500_000
         case .tenStages, .chainErased, .stageScan, .stageRemoveDuplicates, .stageHandleEvents, .stagePrefix,
-            .stageDropFirst, .stageTryMap, .stageCatch, .tryChain, .last, .count, .containsWhere, .combineLatest4,
+            .stageDropFirst, .stageTryMap, .stageCatch, .stageReplaceError, .tryChain, .last, .count, .containsWhere, .combineLatest4,
             .zip4, .buffer, .depth1, .depth5, .depth10, .depth20:
             1_000_000
         case .fanOut1, .fanOut10, .fanOut100, .fanOut10k: 1_000_000
@@ -193,7 +195,7 @@ public enum Scenario: String, CaseIterable, Sendable {
         case .shareFanOut: "per delivery"
         case .debounce, .search: "per input"
         case .tenStages, .chainErased, .stageScan, .stageRemoveDuplicates, .stageHandleEvents, .stagePrefix,
-            .stageDropFirst, .stageTryMap, .stageCatch, .tryChain, .last, .count, .containsWhere, .combineLatest4,
+            .stageDropFirst, .stageTryMap, .stageCatch, .stageReplaceError, .tryChain, .last, .count, .containsWhere, .combineLatest4,
             .zip4, .buffer, .depth1, .depth5, .depth10, .depth20:
             "per value"
         case .flatMap: "per inner Just"

@@ -44,6 +44,7 @@ func runAppShapedScenarios(_ runner: BenchmarkRunner) {
     runner.time(.stageDropFirst, stageDropFirst)
     runner.time(.stageTryMap, stageTryMap)
     runner.time(.stageCatch, stageCatch)
+    runner.time(.stageReplaceError, stageReplaceError)
     runner.time(.tryChain, tryChain)
     runner.time(.last, last)
     runner.time(.count, count)
@@ -442,6 +443,18 @@ func stageCatch(_ count: Int) -> UInt64 {
     let cancellable = subject
         .setFailureType(to: InputError.self)
         .catch { _ in Just(-1) }
+        .sink { sum &+= UInt64($0) }
+    for value in 0..<count { subject.send(value) }
+    withExtendedLifetime(cancellable) {}
+    return sum
+}
+
+/// subject (whose failure is an `InputError`) → replaceError(with: 0) → sink; `count` values sent.
+func stageReplaceError(_ count: Int) -> UInt64 {
+    let subject = PassthroughSubject<Int, InputError>()
+    var sum: UInt64 = 0
+    let cancellable = subject
+        .replaceError(with: 0)
         .sink { sum &+= UInt64($0) }
     for value in 0..<count { subject.send(value) }
     withExtendedLifetime(cancellable) {}

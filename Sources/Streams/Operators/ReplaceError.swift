@@ -1,3 +1,5 @@
+import Synchronization
+
 extension Publisher {
     /// Replaces a failure with one last value, `output`, followed by `.finished`.
     ///
@@ -38,47 +40,107 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: ReplaceErrorInner<Upstream.Failure, S>(downstream: subscriber, output: output))
+            upstream.receive(
+                subscriber: ReplaceErrorStage<Upstream.Failure, S>(
+                    downstream: copy subscriber, link: ReplaceErrorLink(downstream: subscriber, output: output)))
         }
     }
 }
 
-/// `replaceError(with:)`'s subscriber and subscription. Every `var` is guarded by `lock`; the upstream
-/// subscription is held by `link`.
+/// `replaceError`'s subscriber: a stage (see ``StageLink``) whose values take no lock. The link counts the
+/// downstream's outstanding demand in an atomic, so that an upstream failure knows whether the replacement may
+/// go now or must wait for a request.
 @usableFromInline
-final class ReplaceErrorInner<Failure: Error, Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible, @unchecked Sendable
+struct ReplaceErrorStage<Failure: Error, Downstream: Subscriber>: Subscriber, CustomStringConvertible
 where Downstream.Failure == Never {
     @usableFromInline
     typealias Input = Downstream.Input
 
     @usableFromInline
-    let link = UpstreamLink()
-    /// Guards every `var` below (`@exclusivity(unchecked)`: each access is under it).
+    let downstream: Downstream
+    @usableFromInline
+    let link: ReplaceErrorLink<Downstream>
+
+    @inlinable
+    init(downstream: Downstream, link: ReplaceErrorLink<Downstream>) {
+        self.downstream = downstream
+        self.link = link
+    }
+
+    @usableFromInline
+    var description: String { "ReplaceError" }
+    @inlinable
+    var combineIdentifier: CombineIdentifier { CombineIdentifier(link) }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        guard link.attach(subscription) else { return }
+        downstream.receive(subscription: link)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        guard link.isLive else { return .none }
+        link.take()
+        let more = downstream.receive(input)
+        if more > .none { link.add(more) }
+        return more
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        switch completion {
+        case .finished:
+            if link.finish() { downstream.receive(completion: .finished) }
+        case .failure:
+            link.fail()
+        }
+    }
+}
+
+/// The downstream's subscription of `replaceError`: forwards demand upstream and counts what is outstanding;
+/// on an upstream failure, delivers the replacement and `.finished` at once if there is demand, or holds them
+/// until the next request.
+///
+/// `phase` (`live` → `holding` → `ended`, or `live` → `ended`) is one atomic; `demand` another. The
+/// upstream subscription is written once, before the downstream can see this link, and only read after. The
+/// lock guards `downstream` and `output`, kept here for the replacement, and released when the stream ends.
+/// A failure and a racing request decide who delivers with sequentially consistent steps (each writes its
+/// own atomic, then reads the other's), and hand over with one compare-exchange, so the replacement goes
+/// exactly once.
+@usableFromInline
+final class ReplaceErrorLink<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable
+where Downstream.Failure == Never {
+    @usableFromInline
+    let phase = Atomic<UInt8>(ReplaceErrorPhase.live)
+    /// Outstanding demand, raw (`UInt.max` = unlimited).
+    @usableFromInline
+    let demand = Atomic<UInt>(0)
+    /// Set by every `cancel()`, so nothing follows one made inside the replacement's delivery.
+    @usableFromInline
+    let isCancelled = Atomic<Bool>(false)
     @usableFromInline
     let lock = Lock()
+    /// Written once by `attach`, before the downstream gets this link; read by `request` and `cancel` after.
+    /// `@exclusivity(unchecked)`: that single write is ordered before every read by the hand-over itself.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var upstream: any Subscription = NoSubscription()
+    /// Whether `upstream` was attached (written with it).
+    @usableFromInline
+    @exclusivity(unchecked)
+    var isAttached = false
+    /// The downstream and the replacement, for the failure path; guarded by `lock`
+    /// (`@exclusivity(unchecked)`: every access is under it, or in `init`).
     @usableFromInline
     @exclusivity(unchecked)
     var downstream: Downstream?
     @usableFromInline
     @exclusivity(unchecked)
-    var output: Input?
-    /// What the downstream requested and has not received yet. Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var demand = Subscribers.Demand.none
-    /// Upstream failed; the replacement waits for demand. Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var isHolding = false
-    /// The downstream cancelled (checked after it received the replacement, before `.finished`). Guarded by
-    /// `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var isCancelled = false
+    var output: Downstream.Input?
 
     @inlinable
-    init(downstream: Downstream, output: Input) {
+    init(downstream: Downstream, output: Downstream.Input) {
         self.downstream = downstream
         self.output = output
     }
@@ -87,89 +149,132 @@ where Downstream.Failure == Never {
     var description: String { "ReplaceError" }
 
     @inlinable
-    func receive(subscription: any Subscription) {
-        guard link.attach(subscription) else { return }
-        lock.lock()
-        let downstream = self.downstream
-        lock.unlock()
-        downstream?.receive(subscription: self)
+    var isLive: Bool { phase.load(ordering: .relaxed) == ReplaceErrorPhase.live }
+
+    /// Stores the upstream subscription (the first one only; any other is cancelled).
+    @inlinable
+    func attach(_ subscription: any Subscription) -> Bool {
+        guard !isAttached, isLive else {
+            subscription.cancel()
+            return false
+        }
+        isAttached = true
+        NoSubscription.replace(&upstream, with: subscription)
+        return true
     }
 
+    /// One value delivered: one less outstanding (unless unlimited; never below zero).
     @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand {
-        lock.lock()
-        guard let downstream else {
-            lock.unlock()
-            return .none
+    func take() {
+        var current = demand.load(ordering: .relaxed)
+        while current != .max && current > 0 {
+            let (exchanged, found) = demand.compareExchange(
+                expected: current, desired: current - 1, ordering: .relaxed)
+            if exchanged { return }
+            current = found
         }
-        demand -= 1
-        lock.unlock()
-        let more = downstream.receive(input)
-        lock.lock()
-        if self.downstream != nil { demand += more }
-        lock.unlock()
-        return more
     }
 
+    /// Adds to the outstanding demand, saturating at unlimited.
     @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) {
-        guard link.finish() else { return }
-        switch completion {
-        case .finished:
-            release()?.downstream.receive(completion: .finished)
-        case .failure:
-            lock.lock()
-            guard downstream != nil else { return lock.unlock() }
-            guard demand > .none else {
-                isHolding = true
-                return lock.unlock()
-            }
-            lock.unlock()
-            deliverReplacement()
+    func add(_ more: Subscribers.Demand) {
+        var current = demand.load(ordering: .sequentiallyConsistent)
+        while current != .max {
+            let next = (Subscribers.Demand(rawValue: current) + more).rawValue
+            let (exchanged, found) = demand.compareExchange(
+                expected: current, desired: next, ordering: .sequentiallyConsistent)
+            if exchanged { return }
+            current = found
         }
+    }
+
+    /// The upstream finished: ends the link. `true` if it was live (the caller forwards `.finished`).
+    @inlinable
+    func finish() -> Bool {
+        guard phase.exchange(ReplaceErrorPhase.ended, ordering: .acquiringAndReleasing) == ReplaceErrorPhase.live
+        else { return false }
+        release()
+        return true
+    }
+
+    /// The upstream failed: the replacement goes now if there is demand, or on the next request.
+    @inlinable
+    func fail() {
+        guard
+            phase.compareExchange(
+                expected: ReplaceErrorPhase.live, desired: ReplaceErrorPhase.holding,
+                ordering: .sequentiallyConsistent
+            ).exchanged
+        else { return }
+        if demand.load(ordering: .sequentiallyConsistent) > 0 { deliverReplacement() }
     }
 
     @inlinable
     func request(_ more: Subscribers.Demand) {
         guard more > .none else { return }
-        lock.lock()
-        guard downstream != nil else { return lock.unlock() }
-        if isHolding {
-            lock.unlock()
-            return deliverReplacement()
+        add(more)
+        switch phase.load(ordering: .sequentiallyConsistent) {
+        case ReplaceErrorPhase.live: upstream.request(more)
+        case ReplaceErrorPhase.holding: deliverReplacement()
+        default: break
         }
-        demand += more
-        lock.unlock()
-        link.request(more)
     }
 
     @inlinable
     func cancel() {
-        link.cancel()
-        lock.withLock { isCancelled = true }
-        _ = release()
+        isCancelled.store(true, ordering: .releasing)
+        let previous = phase.exchange(ReplaceErrorPhase.ended, ordering: .acquiringAndReleasing)
+        guard previous != ReplaceErrorPhase.ended else { return }
+        if previous == ReplaceErrorPhase.live { upstream.cancel() }
+        release()
     }
 
+    /// Delivers the held replacement and `.finished`, once: whoever moves `holding` → `ended`.
     @inlinable
     func deliverReplacement() {
-        guard let (downstream, output) = release() else { return }
+        guard
+            phase.compareExchange(
+                expected: ReplaceErrorPhase.holding, desired: ReplaceErrorPhase.ended,
+                ordering: .acquiringAndReleasing
+            ).exchanged
+        else { return }
+        lock.lock()
+        let (downstream, output) = (self.downstream, self.output)
+        self.downstream = nil
+        self.output = nil
+        lock.unlock()
+        guard let downstream else { return }
         if let output {
             _ = downstream.receive(output)
             // Nothing after a cancel, even one from inside `receive(_:)` of the replacement.
-            if lock.withLock({ isCancelled }) { return }
+            if isCancelled.load(ordering: .acquiring) { return }
         }
         downstream.receive(completion: .finished)
     }
 
+    /// Drops the downstream and the replacement (outside the lock).
     @inlinable
-    func release() -> (downstream: Downstream, output: Input?)? {
+    func release() {
         lock.lock()
         let released = (downstream, output)
         downstream = nil
         output = nil
-        isHolding = false
         lock.unlock()
-        guard let downstream = released.0 else { return nil }
-        return (downstream, released.1)
+        _ = released
     }
+}
+
+/// A mirror without children: the Swift runtime traps when it reflects a noncopyable stored property (an
+/// atomic) of a generic class, which `dump` and test-failure messages would otherwise do.
+extension ReplaceErrorLink: CustomReflectable {
+    @usableFromInline
+    var customMirror: Mirror { Mirror(self, children: [:]) }
+}
+
+/// The phases of a ``ReplaceErrorLink``.
+@usableFromInline
+enum ReplaceErrorPhase {
+    @usableFromInline static let live: UInt8 = 0
+    @usableFromInline static let holding: UInt8 = 1
+    @usableFromInline static let ended: UInt8 = 2
 }
