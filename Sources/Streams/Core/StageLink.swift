@@ -174,14 +174,7 @@ final class StageLink<State, Hooks: StageHooks>: Subscription, CustomStringConve
     /// Adds to `pending`, saturating at `.unlimited`.
     @inlinable
     func addPending(_ demand: Subscribers.Demand) {
-        var current = pending.load(ordering: .relaxed)
-        while true {
-            let next = (Subscribers.Demand(rawValue: current) + demand).rawValue
-            let (exchanged, found) = pending.compareExchange(
-                expected: current, desired: next, ordering: .sequentiallyConsistent)
-            if exchanged { return }
-            current = found
-        }
+        pending.addDemand(demand, sequentiallyConsistent: true)
     }
 }
 

@@ -165,28 +165,11 @@ where Downstream.Failure == Never {
 
     /// One value delivered: one less outstanding (unless unlimited; never below zero).
     @inlinable
-    func take() {
-        var current = demand.load(ordering: .relaxed)
-        while current != .max && current > 0 {
-            let (exchanged, found) = demand.compareExchange(
-                expected: current, desired: current - 1, ordering: .relaxed)
-            if exchanged { return }
-            current = found
-        }
-    }
+    func take() { demand.takeOneDemand() }
 
     /// Adds to the outstanding demand, saturating at unlimited.
     @inlinable
-    func add(_ more: Subscribers.Demand) {
-        var current = demand.load(ordering: .sequentiallyConsistent)
-        while current != .max {
-            let next = (Subscribers.Demand(rawValue: current) + more).rawValue
-            let (exchanged, found) = demand.compareExchange(
-                expected: current, desired: next, ordering: .sequentiallyConsistent)
-            if exchanged { return }
-            current = found
-        }
-    }
+    func add(_ more: Subscribers.Demand) { demand.addDemand(more, sequentiallyConsistent: true) }
 
     /// The upstream finished: ends the link. `true` if it was live (the caller forwards `.finished`).
     @inlinable

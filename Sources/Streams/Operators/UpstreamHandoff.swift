@@ -75,13 +75,7 @@ final class UpstreamHandoff<Next>: Subscription, CustomStringConvertible, @unche
         _ value: Downstream.Input, from leg: HandoffLeg, to downstream: Downstream
     ) -> Subscribers.Demand {
         guard phase.load(ordering: .relaxed) == code(leg) else { return .none }
-        var current = demand.load(ordering: .relaxed)
-        while current != .max && current > 0 {
-            let (exchanged, found) = demand.compareExchange(
-                expected: current, desired: current - 1, ordering: .relaxed)
-            if exchanged { break }
-            current = found
-        }
+        demand.takeOneDemand()
         let more = downstream.receive(value)
         if more > .none { add(more) }
         return more
@@ -89,15 +83,7 @@ final class UpstreamHandoff<Next>: Subscription, CustomStringConvertible, @unche
 
     /// Adds to the outstanding demand, saturating at unlimited.
     @inlinable
-    func add(_ more: Subscribers.Demand) {
-        var current = demand.load(ordering: .relaxed)
-        while current != .max {
-            let next = (Subscribers.Demand(rawValue: current) + more).rawValue
-            let (exchanged, found) = demand.compareExchange(expected: current, desired: next, ordering: .relaxed)
-            if exchanged { return }
-            current = found
-        }
-    }
+    func add(_ more: Subscribers.Demand) { demand.addDemand(more) }
 
     /// Ends the first leg and makes the second live; returns what to subscribe to next, or `nil` if the
     /// handoff has ended (cancelled) or already handed off.

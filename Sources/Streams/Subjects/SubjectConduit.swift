@@ -313,17 +313,7 @@ where
 
     /// Adds to the demand, saturating at unlimited.
     @inlinable
-    func add(_ more: Subscribers.Demand) {
-        var current = demand.load(ordering: .relaxed)
-        while current != .max {
-            let (sum, overflow) = current.addingReportingOverflow(more.rawValue)
-            let next = overflow ? UInt.max : sum
-            let (exchanged, found) = demand.compareExchange(
-                expected: current, desired: next, ordering: .relaxed)
-            if exchanged { return }
-            current = found
-        }
-    }
+    func add(_ more: Subscribers.Demand) { demand.addDemand(more) }
 
     @inlinable
     func request(_ more: Subscribers.Demand) {
