@@ -107,9 +107,12 @@ private func firstValue<P: Publisher>(
     of publisher: P, timeout: Duration = .seconds(40), where predicate: @escaping @Sendable (P.Output) -> Bool
 ) -> Task<P.Output, any Error> where P.Failure == Never, P.Output: Sendable {
     let waiter = FirstValueWaiter<P.Output>()
-    let cancellable = publisher.first(where: predicate).sink { waiter.resolve(.success($0)) }
+    // Every value seen is kept, so that a timeout says what the pipeline did publish (a wrong value, or nothing).
+    let seen = Locked<[String]>([])
+    let cancellable = publisher.handleEvents(receiveOutput: { value in seen.withLock { $0.append("\(value)") } })
+        .first(where: predicate).sink { waiter.resolve(.success($0)) }
     DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(timeout.components.seconds * 1000))) {
-        waiter.resolve(.failure(TimedOut()))
+        waiter.resolve(.failure(TimedOut(seen: seen.withLock { $0 })))
     }
     return Task {
         defer { cancellable.cancel() }
@@ -117,7 +120,13 @@ private func firstValue<P: Publisher>(
     }
 }
 
-private struct TimedOut: Error {}
+/// No value satisfied the predicate in time; `seen` lists the values that were published, oldest first.
+private struct TimedOut: Error, CustomStringConvertible {
+    let seen: [String]
+    var description: String {
+        "no value satisfied the predicate in time; published: \(seen.isEmpty ? "nothing" : seen.joined(separator: " → "))"
+    }
+}
 
 /// Hands one result to one awaiting task, whichever comes first.
 private final class FirstValueWaiter<Value: Sendable>: Sendable {
