@@ -121,12 +121,13 @@ where Downstream.Failure == Never {
     let isCancelled = Atomic<Bool>(false)
     @usableFromInline
     let lock = Lock()
-    /// Written once by `attach`, before the downstream gets this link; read by `request` and `cancel` after.
-    /// `@exclusivity(unchecked)`: that single write is ordered before every read by the hand-over itself.
+    /// Written only once, by `attach`, before the downstream gets this link; read by `request` and `cancel`
+    /// after. `@exclusivity(unchecked)` is sound by that invariant: the single write happens before every read,
+    /// ordered by the hand-over of the link itself.
     @usableFromInline
     @exclusivity(unchecked)
     var upstream: any Subscription = NoSubscription()
-    /// Whether `upstream` was attached (written with it).
+    /// Whether `upstream` was attached: touched only by `attach`, in the upstream's serial calls.
     @usableFromInline
     @exclusivity(unchecked)
     var isAttached = false
