@@ -135,9 +135,19 @@ enum FoundationLeakCheckEnding: CaseIterable, Sendable, CustomStringConvertible 
         session.invalidateAndCancel()
     }
 
-    /// A data task cancelled while it is running (the server never answers), and one that fails fast (refused).
+    /// A data task cancelled while it is running (the server holds the request until the client goes), and one
+    /// that fails fast (refused).
+    ///
+    /// The cancel waits until the server has the request. swift-corelibs-foundation crashes the process
+    /// ("Trying to access a behaviour for a task that in not in the registry", `URLSession.behaviour(for:)`) when
+    /// `URLSessionTask.cancel()` races with the task's own completion. This test once cancelled a task whose
+    /// unrouted request was answered at once with a 404, and hit that crash in CI.
     @Test(arguments: FoundationLeakCheckEnding.allCases) func aRunningOrFailingDataTask(_ ending: FoundationLeakCheckEnding) throws {
         let server = try LoopbackHTTPServer()
+        server.route("GET", "/slow") { request in
+            _ = request.waitUntilDisconnected(timeout: .seconds(10))
+            return .text("too late", status: 200)
+        }
         let url = server.baseURL.appendingPathComponent("slow")
         if ending == .complete { server.stop() }  // refused: the task fails at once
         defer { server.stop() }
@@ -147,6 +157,7 @@ enum FoundationLeakCheckEnding: CaseIterable, Sendable, CustomStringConvertible 
             let token = tracker.token("map")
             let recorder = tracker.record(session.dataTaskPublisher(for: url).map { token($0.data) })
             if ending == .cancel {
+                #expect(Self.poll { server.requestCount("/slow") == 1 })  // running: the server holds it
                 recorder.cancel()
             } else {
                 #expect(Self.poll { recorder.failure != nil })
