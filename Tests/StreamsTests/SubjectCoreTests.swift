@@ -124,6 +124,9 @@ import Testing
                     #expect(after == before[index], "subscriber \(index) in round \(round)")
                 }
             }
+            // The stayers' cancellables must live to here: an optimised build may release an array after its
+            // last use, which would cancel them before the last send.
+            withExtendedLifetime(cancellables) {}
         }
     }
 }
