@@ -24,9 +24,9 @@ private final class KeepingSubscriber<Input, Failure: Error>: Subscriber {
     func receive(completion: Subscribers.Completion<Failure>) {}
 }
 
-/// Cancel releases the subscriber (and what it holds) at once, in the operators whose subscriber, kept
-/// value or subscription state is stored for unspecialised cancel and deinit paths (`OptionalSlot` fields,
-/// closures): `scan`, `removeDuplicates`, subjects, `Just`.
+/// Cancel releases the subscriber (and what it holds) at once, through a well-behaved upstream: the stages
+/// (`scan`, `removeDuplicates`), whose subscriber the subject lets go of, and the subjects and `Just`, whose kept
+/// value or subscription state is stored for unspecialised cancel and deinit paths (`OptionalSlot` fields).
 @Suite struct CancelReleaseTests {
     /// Subscribes a keeping subscriber to `publisher`, lets `send` deliver, cancels through the kept
     /// subscription and reports whether the subscriber was freed, with the values it got.

@@ -127,10 +127,6 @@ where Downstream.Failure == Never {
     @usableFromInline
     @exclusivity(unchecked)
     var upstream: any Subscription = NoSubscription()
-    /// Whether `upstream` was attached: touched only by `attach`, in the upstream's serial calls.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var isAttached = false
     /// The downstream and the replacement, for the failure path; guarded by `lock`
     /// (`@exclusivity(unchecked)`: every access is under it, or in `init`).
     @usableFromInline
@@ -155,11 +151,10 @@ where Downstream.Failure == Never {
     /// Stores the upstream subscription (the first one only; any other is cancelled).
     @inlinable
     func attach(_ subscription: any Subscription) -> Bool {
-        guard !isAttached, isLive else {
+        guard upstream is NoSubscription, isLive else {  // the placeholder until the first attach
             subscription.cancel()
             return false
         }
-        isAttached = true
         NoSubscription.replace(&upstream, with: subscription)
         return true
     }

@@ -344,12 +344,7 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     /// only non-generic values: plain loops, no closures over generic types.
     @inlinable
     func removeTarget(_ conduit: ObjectIdentifier, slot: UInt32) -> BroadcastEntry? {
-        var index = Int(slot)
-        if index >= targets.count || !target(at: index, leadsTo: conduit) {
-            index = 0
-            while index < targets.count, !target(at: index, leadsTo: conduit) { index += 1 }
-            guard index < targets.count else { return nil }
-        }
+        guard let index = targetIndex(of: conduit, slot: slot) else { return nil }
         let entry = targets[index]
         targets[index] = .tombstone
         tombstones += 1
@@ -363,10 +358,16 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
         return entry
     }
 
-    /// Whether the entry at `index` leads to `conduit` (a tombstone leads nowhere).
+    /// Where `conduit`'s entry is (emitter only): at `slot`, the position the conduit was last told, if the entry
+    /// there leads to it (a tombstone leads nowhere); else, after a compaction moved it, wherever a search finds
+    /// it. `nil` if it has left. A plain loop: the uncontended cancel runs this unspecialised.
     @inlinable
-    func target(at index: Int, leadsTo conduit: ObjectIdentifier) -> Bool {
-        targets[index].leads(to: conduit)
+    func targetIndex(of conduit: ObjectIdentifier, slot: UInt32) -> Int? {
+        let hinted = Int(slot)
+        if hinted < targets.count, targets[hinted].leads(to: conduit) { return hinted }
+        var index = 0
+        while index < targets.count, !targets[index].leads(to: conduit) { index += 1 }
+        return index < targets.count ? index : nil
     }
 
     /// Removes the tombstones from `targets`, keeping the order, and tells each moved conduit its new position.
@@ -478,13 +479,8 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
         case .detach(let id, let slot):
             removeTarget(id, slot: slot)?.detach()
         case .latest(let id, let slot):
-            guard !isFinished else { return }
-            let hinted = Int(slot)
-            if hinted < targets.count, targets[hinted].leads(to: id) {
-                targets[hinted].handle(.latest, nil)
-            } else if let entry = targets.first(where: { $0.leads(to: id) }) {
-                entry.handle(.latest, nil)
-            }
+            guard !isFinished, let index = targetIndex(of: id, slot: slot) else { return }
+            targets[index].handle(.latest, nil)
         case .completion(let completion):
             guard !isFinished else { return }
             isFinished = true
