@@ -148,10 +148,11 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            let core = CombineLatestCore(slots: LatestPair<A.Output, B.Output>(), count: 2, downstream: subscriber)
+            let core = CombiningCore(
+                state: LatestValues(LatestPair<A.Output, B.Output>()), count: 2, downstream: subscriber)
             core.start()
-            core.subscribe(a, index: 0, store: { $0.a = $1 }, isEmpty: { $0.a == nil })
-            core.subscribe(b, index: 1, store: { $0.b = $1 }, isEmpty: { $0.b == nil })
+            core.subscribe(a, index: 0) { $0.slots.a = $1 }
+            core.subscribe(b, index: 1) { $0.slots.b = $1 }
         }
     }
 
@@ -190,12 +191,12 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            let core = CombineLatestCore(
-                slots: LatestTriple<A.Output, B.Output, C.Output>(), count: 3, downstream: subscriber)
+            let core = CombiningCore(
+                state: LatestValues(LatestTriple<A.Output, B.Output, C.Output>()), count: 3, downstream: subscriber)
             core.start()
-            core.subscribe(a, index: 0, store: { $0.a = $1 }, isEmpty: { $0.a == nil })
-            core.subscribe(b, index: 1, store: { $0.b = $1 }, isEmpty: { $0.b == nil })
-            core.subscribe(c, index: 2, store: { $0.c = $1 }, isEmpty: { $0.c == nil })
+            core.subscribe(a, index: 0) { $0.slots.a = $1 }
+            core.subscribe(b, index: 1) { $0.slots.b = $1 }
+            core.subscribe(c, index: 2) { $0.slots.c = $1 }
         }
     }
 
@@ -237,13 +238,13 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            let core = CombineLatestCore(
-                slots: LatestQuadruple<A.Output, B.Output, C.Output, D.Output>(), count: 4, downstream: subscriber)
+            let core = CombiningCore(
+                state: LatestValues(LatestQuadruple<A.Output, B.Output, C.Output, D.Output>()), count: 4, downstream: subscriber)
             core.start()
-            core.subscribe(a, index: 0, store: { $0.a = $1 }, isEmpty: { $0.a == nil })
-            core.subscribe(b, index: 1, store: { $0.b = $1 }, isEmpty: { $0.b == nil })
-            core.subscribe(c, index: 2, store: { $0.c = $1 }, isEmpty: { $0.c == nil })
-            core.subscribe(d, index: 3, store: { $0.d = $1 }, isEmpty: { $0.d == nil })
+            core.subscribe(a, index: 0) { $0.slots.a = $1 }
+            core.subscribe(b, index: 1) { $0.slots.b = $1 }
+            core.subscribe(c, index: 2) { $0.slots.c = $1 }
+            core.subscribe(d, index: 3) { $0.slots.d = $1 }
         }
     }
 }
@@ -257,8 +258,10 @@ extension Publishers.CombineLatest4: Equatable where A: Equatable, B: Equatable,
 @usableFromInline
 protocol LatestSlots {
     associatedtype Output
-    /// All latest values as a tuple, or `nil` while a source has not emitted.
+    /// The tuple of the latest values, or `nil` while some source has not emitted.
     var combined: Output? { get }
+    /// Whether source `index` has not emitted yet.
+    func isEmpty(at index: Int) -> Bool
 }
 
 @usableFromInline
@@ -276,6 +279,9 @@ struct LatestPair<A, B>: LatestSlots {
         guard let a, let b else { return nil }
         return (a, b)
     }
+
+    @inlinable
+    func isEmpty(at index: Int) -> Bool { index == 0 ? a == nil : b == nil }
 }
 
 @usableFromInline
@@ -294,6 +300,15 @@ struct LatestTriple<A, B, C>: LatestSlots {
     var combined: (A, B, C)? {
         guard let a, let b, let c else { return nil }
         return (a, b, c)
+    }
+
+    @inlinable
+    func isEmpty(at index: Int) -> Bool {
+        switch index {
+        case 0: a == nil
+        case 1: b == nil
+        default: c == nil
+        }
     }
 }
 
@@ -316,319 +331,84 @@ struct LatestQuadruple<A, B, C, D>: LatestSlots {
         guard let a, let b, let c, let d else { return nil }
         return (a, b, c, d)
     }
+
+    @inlinable
+    func isEmpty(at index: Int) -> Bool {
+        switch index {
+        case 0: a == nil
+        case 1: b == nil
+        case 2: c == nil
+        default: d == nil
+        }
+    }
 }
 
-/// The subscription of `combineLatest`; all state under `lock`, nothing called out under it.
+/// The state of a `combineLatest` (run by ``CombiningCore``): the latest value of each source, and the
+/// combinations owed to the downstream.
 ///
-/// `@inlinable` throughout, so a pipeline's `combineLatest` is specialised for its types. Each side writes
-/// its slot through a closure formed in that specialised code (not a key path, which is interpreted at
-/// run time).
+/// A combination formed while the downstream has demand for it is queued (in order, none lost); one formed
+/// while it has none only marks the latest values as pending, so the downstream gets the newest combination
+/// when it asks. No more can come once every source has finished, or once one has finished without ever
+/// emitting.
 @usableFromInline
-final class CombineLatestCore<Slots: LatestSlots, Failure: Error, Downstream: Subscriber>: Subscription,
-    CustomStringConvertible, @unchecked Sendable
-where Downstream.Input == Slots.Output, Downstream.Failure == Failure {
-    /// The subscriber attached to one source. Immutable after `init`; what it receives goes straight to
-    /// the core, which takes `lock`.
+struct LatestValues<Slots: LatestSlots>: CombiningState {
     @usableFromInline
-    final class Side<Input>: Subscriber, CustomStringConvertible, @unchecked Sendable {
-        @usableFromInline
-        let core: CombineLatestCore
-        @usableFromInline
-        let index: Int
-        /// Writes this source's latest value into the slots (lock held).
-        @usableFromInline
-        let store: (inout Slots, Input) -> Void
-        /// Whether this source's slot is still empty (lock held).
-        @usableFromInline
-        let isEmpty: (Slots) -> Bool
-
-        @inlinable
-        init(
-            core: CombineLatestCore, index: Int, store: @escaping (inout Slots, Input) -> Void,
-            isEmpty: @escaping (Slots) -> Bool
-        ) {
-            self.core = core
-            self.index = index
-            self.store = store
-            self.isEmpty = isEmpty
-        }
-
-        @usableFromInline
-        var description: String { "CombineLatest" }
-
-        @inlinable
-        func receive(subscription: any Subscription) { core.sideReceived(index, subscription: subscription) }
-
-        @inlinable
-        func receive(_ input: Input) -> Subscribers.Demand {
-            core.sideReceived(self, value: input)
-            return .none
-        }
-
-        @inlinable
-        func receive(completion: Subscribers.Completion<Failure>) {
-            core.sideReceived(self, completion: completion)
-        }
-    }
-
-    /// Guards every `var` below (`@exclusivity(unchecked)`: each access is under it, or in `init`).
-    @usableFromInline
-    let lock = Lock()
-    @usableFromInline
-    @exclusivity(unchecked)
-    var downstream: Downstream?
-    @usableFromInline
-    @exclusivity(unchecked)
     var slots: Slots
-    /// Empty slots, swapped in on completion or cancel so the latest values are released at once.
+    /// Combinations the downstream has demand for, oldest first, from `queueHead`.
     @usableFromInline
-    let emptySlots: Slots
-    /// Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var subscriptions: [(any Subscription)?]
-    @usableFromInline
-    @exclusivity(unchecked)
-    var finished: [Bool]
-    /// Sources not finished yet. Guarded by `lock`, like the `var`s below.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var unfinishedCount: Int
-    @usableFromInline
-    @exclusivity(unchecked)
-    var demand = Subscribers.Demand.none
-    @usableFromInline
-    @exclusivity(unchecked)
-    var isDelivering = false
-    /// Combinations produced while the downstream had demand for them, not yet delivered (from
-    /// `queueHead` on). Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
     var queue: [Slots.Output] = []
     @usableFromInline
-    @exclusivity(unchecked)
     var queueHead = 0
-    /// A combination is due but there was no demand: deliver `slots.combined` when demand arrives. Guarded
-    /// by `lock`, like the `var`s below.
+    /// Whether `slots.combined` is owed (formed while the downstream had no demand for it).
     @usableFromInline
-    @exclusivity(unchecked)
     var latestPending = false
-    @usableFromInline
-    @exclusivity(unchecked)
-    var isTerminal = false
-    @usableFromInline
-    @exclusivity(unchecked)
-    var pendingCompletion: Subscribers.Completion<Failure>?
 
     @inlinable
-    init(slots: Slots, count: Int, downstream: Downstream) {
-        self.slots = slots
-        self.emptySlots = slots
-        self.downstream = downstream
-        subscriptions = Array(repeating: nil, count: count)
-        finished = Array(repeating: false, count: count)
-        unfinishedCount = count
-    }
-
-    @usableFromInline
-    var description: String { "CombineLatest" }
-
-    /// Sends the subscription downstream. The downstream is copied under `lock` first: a `cancel` from another
-    /// thread (or from inside this call) may clear the stored one meanwhile.
-    @inlinable
-    func start() {
-        lock.lock()
-        let downstream = self.downstream
-        lock.unlock()
-        downstream?.receive(subscription: self)
-    }
+    init(_ slots: Slots) { self.slots = slots }
 
     @inlinable
-    func subscribe<P: Publisher>(
-        _ publisher: P, index: Int, store: @escaping (inout Slots, P.Output) -> Void,
-        isEmpty: @escaping (Slots) -> Bool
-    ) where P.Failure == Failure {
-        lock.lock()
-        let ended = isTerminal
-        lock.unlock()
-        guard !ended else { return }
-        publisher.receive(subscriber: Side(core: self, index: index, store: store, isEmpty: isEmpty))
-    }
-
-    /// Combinations waiting in `queue`.
-    @inlinable
-    var queuedCount: Int { queue.count - queueHead }
-
-    // MARK: Sides
+    static var name: String { "CombineLatest" }
 
     @inlinable
-    func sideReceived(_ index: Int, subscription: any Subscription) {
-        lock.lock()
-        guard !isTerminal, subscriptions[index] == nil, !finished[index] else {
-            lock.unlock()
-            subscription.cancel()
-            return
-        }
-        subscriptions[index] = subscription
-        lock.unlock()
-        subscription.request(.unlimited)
-    }
+    static var forwardsDemand: Bool { false }
 
     @inlinable
-    func sideReceived<Input>(_ side: Side<Input>, value: Input) {
-        lock.lock()
-        guard !isTerminal, !finished[side.index] else { return lock.unlock() }
-        side.store(&slots, value)
-        guard let combination = slots.combined else { return lock.unlock() }
-        if !latestPending && demand > queuedCount {
+    mutating func didStore(demand: Subscribers.Demand) {
+        guard let combination = slots.combined else { return }
+        if !latestPending && demand > queue.count - queueHead {
             queue.append(combination)
         } else {
             latestPending = true
         }
-        if isDelivering { return lock.unlock() }
-        isDelivering = true
-        drainLocked()
     }
 
     @inlinable
-    func sideReceived<Input>(_ side: Side<Input>, completion: Subscribers.Completion<Failure>) {
-        lock.lock()
-        guard !isTerminal, !finished[side.index] else { return lock.unlock() }
-        finished[side.index] = true
-        unfinishedCount -= 1
-        subscriptions[side.index] = nil
-        switch completion {
-        case .failure(let error):
-            endLocked(.failure(error))
-        case .finished:
-            if side.isEmpty(slots) {
-                endLocked(.finished)  // this source never emitted: no combination can ever follow
-            } else if isDelivering {
-                lock.unlock()
-            } else {
-                isDelivering = true
-                drainLocked()
+    mutating func next() -> Slots.Output? {
+        if queueHead < queue.count {
+            let combination = queue[queueHead]
+            queueHead += 1
+            if queueHead == queue.count {
+                queue.removeAll(keepingCapacity: queue.count <= 64)
+                queueHead = 0
             }
+            return combination
         }
-    }
-
-    // MARK: Downstream
-
-    @inlinable
-    func request(_ more: Subscribers.Demand) {
-        guard more > .none else { return }
-        lock.lock()
-        guard !isTerminal, downstream != nil else { return lock.unlock() }
-        demand += more
-        if isDelivering { return lock.unlock() }
-        isDelivering = true
-        drainLocked()
-    }
-
-    @inlinable
-    func cancel() {
-        lock.lock()
-        guard downstream != nil || !isTerminal else { return lock.unlock() }
-        isTerminal = true
-        let released = (downstream, takeQueueLocked(), slots)
-        downstream = nil
-        slots = emptySlots
+        guard latestPending else { return nil }
         latestPending = false
-        pendingCompletion = nil
-        let upstreams = takeSubscriptionsLocked()
-        lock.unlock()
-        for subscription in upstreams { subscription?.cancel() }
-        _ = released
+        return slots.combined
     }
 
-    // MARK: Engine
-
-    /// Empties the queue and returns what it held (to release outside the lock). Lock held.
     @inlinable
-    func takeQueueLocked() -> [Slots.Output] {
-        let taken = queue
-        queue = []
-        queueHead = 0
-        return taken
-    }
-
-    /// Clears the stored subscriptions and returns them (to cancel outside the lock). Lock held.
-    @inlinable
-    func takeSubscriptionsLocked() -> [(any Subscription)?] {
-        let taken = subscriptions
-        for index in subscriptions.indices { subscriptions[index] = nil }
-        return taken
-    }
-
-    /// Ends now with `completion` (dropping undelivered combinations) and cancels the sources still
-    /// live. Lock held on entry, released on return.
-    @inlinable
-    func endLocked(_ completion: Subscribers.Completion<Failure>) {
-        guard !isTerminal, downstream != nil else { return lock.unlock() }
-        isTerminal = true
-        pendingCompletion = completion
-        let dropped = takeQueueLocked()
-        latestPending = false
-        let upstreams = takeSubscriptionsLocked()
-        let delivers = !isDelivering
-        isDelivering = true
-        lock.unlock()
-        _ = dropped
-        for subscription in upstreams { subscription?.cancel() }
-        if delivers {
-            lock.lock()
-            drainLocked()
-        }
-    }
-
-    /// The deliverer's loop (lock held, `isDelivering` set; returns with the lock released).
-    @inlinable
-    func drainLocked() {
-        while true {
-            if let completion = pendingCompletion {
-                pendingCompletion = nil
-                let target = downstream
-                downstream = nil
-                let released = slots
-                slots = emptySlots
-                lock.unlock()
-                _ = released
-                target?.receive(completion: completion)
-                return
-            }
-            guard let downstream else {
-                isDelivering = false
-                return lock.unlock()
-            }
-            if demand > .none {
-                var next: Slots.Output?
-                if queueHead < queue.count {
-                    next = queue[queueHead]
-                    queueHead += 1
-                    if queueHead == queue.count {
-                        queue.removeAll(keepingCapacity: queue.count <= 64)
-                        queueHead = 0
-                    }
-                } else if latestPending {
-                    latestPending = false
-                    next = slots.combined
-                }
-                if let next {
-                    if demand != .unlimited { demand -= 1 }
-                    lock.unlock()
-                    let more = downstream.receive(next)
-                    lock.lock()
-                    demand += more
-                    continue
-                }
-            }
-            if !isTerminal && queueHead == queue.count && !latestPending && unfinishedCount == 0 {
-                isTerminal = true
-                pendingCompletion = .finished
+    func isExhausted(finished: [Bool]) -> Bool {
+        guard queueHead == queue.count, !latestPending else { return false }
+        var everyFinished = true
+        for index in finished.indices {
+            guard finished[index] else {
+                everyFinished = false
                 continue
             }
-            isDelivering = false
-            return lock.unlock()
+            if slots.isEmpty(at: index) { return true }  // it never emitted: no combination can ever form
         }
+        return everyFinished
     }
 }

@@ -140,7 +140,8 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            let core = ZipCore(buffers: ZipPair<A.Output, B.Output>(), count: 2, downstream: subscriber)
+            let core = CombiningCore(
+                state: ZipPair<A.Output, B.Output>(), count: 2, downstream: subscriber)
             core.start()
             core.subscribe(a, index: 0) { $0.a.push($1) }
             core.subscribe(b, index: 1) { $0.b.push($1) }
@@ -181,8 +182,8 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            let core = ZipCore(
-                buffers: ZipTriple<A.Output, B.Output, C.Output>(), count: 3, downstream: subscriber)
+            let core = CombiningCore(
+                state: ZipTriple<A.Output, B.Output, C.Output>(), count: 3, downstream: subscriber)
             core.start()
             core.subscribe(a, index: 0) { $0.a.push($1) }
             core.subscribe(b, index: 1) { $0.b.push($1) }
@@ -227,8 +228,8 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            let core = ZipCore(
-                buffers: ZipQuadruple<A.Output, B.Output, C.Output, D.Output>(), count: 4, downstream: subscriber)
+            let core = CombiningCore(
+                state: ZipQuadruple<A.Output, B.Output, C.Output, D.Output>(), count: 4, downstream: subscriber)
             core.start()
             core.subscribe(a, index: 0) { $0.a.push($1) }
             core.subscribe(b, index: 1) { $0.b.push($1) }
@@ -276,14 +277,28 @@ struct ZipQueue<Element> {
     }
 }
 
-/// The waiting values of each source of a `zip`.
+/// The state of a `zip` (run by ``CombiningCore``): the waiting values of each source, in order.
+///
+/// A tuple takes the oldest waiting value of every source, so each source is asked for exactly the
+/// downstream's demand. No more tuples can come once a source has finished with no value waiting.
 @usableFromInline
-protocol ZipBuffers {
-    associatedtype Output
+protocol ZipBuffers: CombiningState {
     /// Whether source `index` has no waiting value.
     func isEmpty(at index: Int) -> Bool
-    /// Removes and returns the next tuple, or `nil` if some source has no waiting value.
-    mutating func popTuple() -> Output?
+}
+
+extension ZipBuffers {
+    @inlinable
+    static var name: String { "Zip" }
+
+    @inlinable
+    static var forwardsDemand: Bool { true }
+
+    @inlinable
+    func isExhausted(finished: [Bool]) -> Bool {
+        for index in finished.indices where finished[index] && isEmpty(at: index) { return true }
+        return false
+    }
 }
 
 @usableFromInline
@@ -299,7 +314,7 @@ struct ZipPair<A, B>: ZipBuffers {
     @inlinable
     func isEmpty(at index: Int) -> Bool { index == 0 ? a.isEmpty : b.isEmpty }
     @inlinable
-    mutating func popTuple() -> (A, B)? {
+    mutating func next() -> (A, B)? {
         guard !a.isEmpty, !b.isEmpty else { return nil }
         return (a.pop(), b.pop())
     }
@@ -326,7 +341,7 @@ struct ZipTriple<A, B, C>: ZipBuffers {
         }
     }
     @inlinable
-    mutating func popTuple() -> (A, B, C)? {
+    mutating func next() -> (A, B, C)? {
         guard !a.isEmpty, !b.isEmpty, !c.isEmpty else { return nil }
         return (a.pop(), b.pop(), c.pop())
     }
@@ -356,276 +371,8 @@ struct ZipQuadruple<A, B, C, D>: ZipBuffers {
         }
     }
     @inlinable
-    mutating func popTuple() -> (A, B, C, D)? {
+    mutating func next() -> (A, B, C, D)? {
         guard !a.isEmpty, !b.isEmpty, !c.isEmpty, !d.isEmpty else { return nil }
         return (a.pop(), b.pop(), c.pop(), d.pop())
-    }
-}
-
-/// The subscription of `zip`; all state under `lock`, nothing called out under it.
-///
-/// `@inlinable` throughout, so a pipeline's `zip` is specialised for its types; each side appends to its
-/// buffer through a closure formed in that specialised code (not a key path, interpreted at run time).
-@usableFromInline
-final class ZipCore<Buffers: ZipBuffers, Failure: Error, Downstream: Subscriber>: Subscription,
-    CustomStringConvertible, @unchecked Sendable
-where Downstream.Input == Buffers.Output, Downstream.Failure == Failure {
-    /// The subscriber attached to one source. Immutable after `init`; what it receives goes straight to
-    /// the core, which takes `lock`.
-    @usableFromInline
-    final class Side<Input>: Subscriber, CustomStringConvertible, @unchecked Sendable {
-        @usableFromInline
-        let core: ZipCore
-        @usableFromInline
-        let index: Int
-        /// Appends a value of this source to its buffer (lock held).
-        @usableFromInline
-        let push: (inout Buffers, Input) -> Void
-
-        @inlinable
-        init(core: ZipCore, index: Int, push: @escaping (inout Buffers, Input) -> Void) {
-            self.core = core
-            self.index = index
-            self.push = push
-        }
-
-        @usableFromInline
-        var description: String { "Zip" }
-
-        @inlinable
-        func receive(subscription: any Subscription) { core.sideReceived(index, subscription: subscription) }
-        @inlinable
-        func receive(_ input: Input) -> Subscribers.Demand {
-            core.sideReceived(self, value: input)
-            return .none
-        }
-        @inlinable
-        func receive(completion: Subscribers.Completion<Failure>) {
-            core.sideReceived(index, completion: completion)
-        }
-    }
-
-    /// Guards every `var` below (`@exclusivity(unchecked)`: each access is under it, or in `init`).
-    @usableFromInline
-    let lock = Lock()
-    @usableFromInline
-    @exclusivity(unchecked)
-    var downstream: Downstream?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var buffers: Buffers
-    /// Empty buffers, swapped in on completion or cancel so buffered values are released at once.
-    @usableFromInline
-    let emptyBuffers: Buffers
-    /// Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var subscriptions: [(any Subscription)?]
-    @usableFromInline
-    @exclusivity(unchecked)
-    var finished: [Bool]
-    /// The downstream's outstanding demand; each source has been asked for the same amount. Guarded by
-    /// `lock`, like the flags below.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var demand = Subscribers.Demand.none
-    @usableFromInline
-    @exclusivity(unchecked)
-    var isDelivering = false
-    @usableFromInline
-    @exclusivity(unchecked)
-    var isTerminal = false
-    @usableFromInline
-    @exclusivity(unchecked)
-    var pendingCompletion: Subscribers.Completion<Failure>?
-
-    @inlinable
-    init(buffers: Buffers, count: Int, downstream: Downstream) {
-        self.buffers = buffers
-        self.emptyBuffers = buffers
-        self.downstream = downstream
-        subscriptions = Array(repeating: nil, count: count)
-        finished = Array(repeating: false, count: count)
-    }
-
-    @usableFromInline
-    var description: String { "Zip" }
-
-    /// Sends the subscription downstream. The downstream is copied under `lock` first: a `cancel` from another
-    /// thread (or from inside this call) may clear the stored one meanwhile.
-    @inlinable
-    func start() {
-        lock.lock()
-        let downstream = self.downstream
-        lock.unlock()
-        downstream?.receive(subscription: self)
-    }
-
-    @inlinable
-    func subscribe<P: Publisher>(_ publisher: P, index: Int, push: @escaping (inout Buffers, P.Output) -> Void)
-    where P.Failure == Failure {
-        lock.lock()
-        let ended = isTerminal
-        lock.unlock()
-        guard !ended else { return }
-        publisher.receive(subscriber: Side(core: self, index: index, push: push))
-    }
-
-    // MARK: Sides
-
-    @inlinable
-    func sideReceived(_ index: Int, subscription: any Subscription) {
-        lock.lock()
-        guard !isTerminal, subscriptions[index] == nil, !finished[index] else {
-            lock.unlock()
-            subscription.cancel()
-            return
-        }
-        subscriptions[index] = subscription
-        let initial = demand
-        lock.unlock()
-        if initial > .none { subscription.request(initial) }
-    }
-
-    @inlinable
-    func sideReceived<Input>(_ side: Side<Input>, value: Input) {
-        lock.lock()
-        guard !isTerminal, !finished[side.index] else { return lock.unlock() }
-        side.push(&buffers, value)
-        if isDelivering { return lock.unlock() }
-        isDelivering = true
-        drainLocked()
-    }
-
-    @inlinable
-    func sideReceived(_ index: Int, completion: Subscribers.Completion<Failure>) {
-        lock.lock()
-        guard !isTerminal, !finished[index] else { return lock.unlock() }
-        finished[index] = true
-        subscriptions[index] = nil
-        switch completion {
-        case .failure(let error):
-            endLocked(.failure(error))
-        case .finished:
-            if isDelivering { return lock.unlock() }
-            isDelivering = true
-            drainLocked()
-        }
-    }
-
-    // MARK: Downstream
-
-    @inlinable
-    func request(_ more: Subscribers.Demand) {
-        guard more > .none else { return }
-        lock.lock()
-        guard !isTerminal, downstream != nil else { return lock.unlock() }
-        demand += more
-        let upstreams = subscriptions
-        if isDelivering {
-            lock.unlock()
-        } else {
-            isDelivering = true
-            drainLocked()
-        }
-        for subscription in upstreams { subscription?.request(more) }
-    }
-
-    @inlinable
-    func cancel() {
-        lock.lock()
-        guard downstream != nil || !isTerminal else { return lock.unlock() }
-        isTerminal = true
-        let released = (downstream, buffers)
-        downstream = nil
-        buffers = emptyBuffers
-        pendingCompletion = nil
-        let upstreams = subscriptions
-        subscriptions = subscriptions.map { _ in nil }
-        lock.unlock()
-        for subscription in upstreams { subscription?.cancel() }
-        _ = released
-    }
-
-    // MARK: Engine
-
-    /// Whether no more tuples are possible: a source finished with nothing left to pair. Lock held.
-    @inlinable
-    var isExhaustedLocked: Bool {
-        var index = 0
-        while index < finished.count {
-            if finished[index] && buffers.isEmpty(at: index) { return true }
-            index += 1
-        }
-        return false
-    }
-
-    /// Ends now with `completion` and cancels the sources still live. Lock held on entry, released on
-    /// return.
-    @inlinable
-    func endLocked(_ completion: Subscribers.Completion<Failure>) {
-        guard !isTerminal, downstream != nil else { return lock.unlock() }
-        isTerminal = true
-        pendingCompletion = completion
-        let upstreams = subscriptions
-        subscriptions = subscriptions.map { _ in nil }
-        let delivers = !isDelivering
-        isDelivering = true
-        lock.unlock()
-        for subscription in upstreams { subscription?.cancel() }
-        if delivers {
-            lock.lock()
-            drainLocked()
-        }
-    }
-
-    /// The deliverer's loop (lock held, `isDelivering` set; returns with the lock released).
-    @inlinable
-    func drainLocked() {
-        while true {
-            if let completion = pendingCompletion {
-                pendingCompletion = nil
-                let target = downstream
-                downstream = nil
-                // No tuple can be formed any more: release what is buffered.
-                let released = buffers
-                buffers = emptyBuffers
-                lock.unlock()
-                _ = released
-                target?.receive(completion: completion)
-                return
-            }
-            guard let downstream else {
-                isDelivering = false
-                return lock.unlock()
-            }
-            if demand > .none, let tuple = buffers.popTuple() {
-                if demand != .unlimited { demand -= 1 }
-                lock.unlock()
-                let more = downstream.receive(tuple)
-                lock.lock()
-                if more > .none {
-                    demand += more
-                    let upstreams = subscriptions
-                    lock.unlock()
-                    for subscription in upstreams { subscription?.request(more) }
-                    lock.lock()
-                }
-                continue
-            }
-            if !isTerminal && isExhaustedLocked {
-                // No more tuples: cancel the sources still running, then finish.
-                isTerminal = true
-                pendingCompletion = .finished
-                let upstreams = subscriptions
-                subscriptions = subscriptions.map { _ in nil }
-                lock.unlock()
-                for subscription in upstreams { subscription?.cancel() }
-                lock.lock()
-                continue
-            }
-            isDelivering = false
-            return lock.unlock()
-        }
     }
 }
