@@ -239,7 +239,8 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let core = CombiningCore(
-                state: LatestValues(LatestQuadruple<A.Output, B.Output, C.Output, D.Output>()), count: 4, downstream: subscriber)
+                state: LatestValues(LatestQuadruple<A.Output, B.Output, C.Output, D.Output>()), count: 4,
+                downstream: subscriber)
             core.start()
             core.subscribe(a, index: 0) { $0.slots.a = $1 }
             core.subscribe(b, index: 1) { $0.slots.b = $1 }
