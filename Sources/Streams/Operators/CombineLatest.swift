@@ -374,6 +374,7 @@ struct LatestValues<Slots: LatestSlots>: CombiningState {
     static var forwardsDemand: Bool { false }
 
     @inlinable
+    @inline(__always)
     mutating func didStore(demand: Subscribers.Demand) {
         guard let combination = slots.combined else { return }
         if !latestPending && demand > queue.count - queueHead {
@@ -384,6 +385,7 @@ struct LatestValues<Slots: LatestSlots>: CombiningState {
     }
 
     @inlinable
+    @inline(__always)
     mutating func next() -> Slots.Output? {
         if queueHead < queue.count {
             let combination = queue[queueHead]
