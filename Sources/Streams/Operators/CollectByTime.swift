@@ -283,7 +283,7 @@ where Downstream.Input == [Element] {
             return origin + interval * index
         }
         guard let deadline else { return }
-        let handle = scheduler.schedule(after: deadline, assumeSendable { [self] in fire(index: index) })
+        let handle = scheduler.scheduleAction(after: deadline) { [self] in fire(index: index) }
         let stale = lock.withLock { () -> (any Cancellable)? in
             guard downstream != nil, completion == nil, index == tickIndex else { return handle }
             tick = handle
@@ -323,8 +323,7 @@ where Downstream.Input == [Element] {
         drainGeneration &+= 1
         let generation = drainGeneration
         lock.unlock()
-        let handle = scheduler.schedule(
-            afterDelay: .zero, assumeSendable { [self] in drainDue(generation: generation) })
+        let handle = scheduler.scheduleAction(afterDelay: .zero) { [self] in drainDue(generation: generation) }
         let stale = lock.withLock { () -> (any Cancellable)? in
             guard downstream != nil, drainPending, generation == drainGeneration else { return handle }
             drainHandle = handle

@@ -290,10 +290,9 @@ final class DebounceInner<Downstream: Subscriber>: Subscriber, Subscription, Cus
     /// anyway finds nothing to emit.
     @inlinable
     func start(generation: UInt64, completes: Bool, afterDelay delay: Duration) {
-        let action = assumeSendable { [self] in
+        let handle = scheduler.scheduleAction(afterDelay: delay) { [self] in
             if completes { completionDue() } else { timerFired(generation: generation) }
         }
-        let handle = scheduler.schedule(afterDelay: delay, action)
         lock.withLock { machine.started(handle, generation: generation) }?.cancel()
     }
 

@@ -140,8 +140,7 @@ final class DelayInner<Downstream: Subscriber>: Subscriber, Subscription, TimedD
             return queue.append(event)
         }
         guard let sequence else { return }
-        let handle = scheduler.schedule(
-            after: deadline, TimingCallback { [weak self] in self?.actionRan(sequence: sequence) })
+        let handle = scheduler.scheduleAction(after: deadline) { [weak self] in self?.actionRan(sequence: sequence) }
         let stale = lock.withLock { () -> (any Cancellable)? in
             guard downstream != nil, sequence > queue.released else { return handle }
             timers[sequence] = handle

@@ -122,7 +122,7 @@ final class ReceiveOnInner<Downstream: Subscriber>: Subscriber, Subscription, Ti
             return queue.append(event)
         }
         guard let sequence else { return }
-        scheduler.schedule(TimingCallback { [weak self] in self?.deliverReleased(upTo: sequence) })
+        scheduler.scheduleAction { [weak self] in self?.deliverReleased(upTo: sequence) }
     }
 
 }

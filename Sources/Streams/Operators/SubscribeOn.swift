@@ -87,14 +87,13 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     /// Schedules the upstream subscribe; the action keeps this subscription alive until it runs.
     @inlinable
     func start() {
-        scheduler.schedule(
-            TimingCallback {
-                let upstream = self.lock.withLock { () -> Upstream? in
-                    defer { self.upstream = nil }
-                    return self.upstream
-                }
-                upstream?.receive(subscriber: self)
-            })
+        scheduler.scheduleAction { [self] in
+            let upstream = lock.withLock { () -> Upstream? in
+                defer { self.upstream = nil }
+                return self.upstream
+            }
+            upstream?.receive(subscriber: self)
+        }
     }
 
     @inlinable

@@ -301,8 +301,9 @@ final class ThrottleInner<Downstream: Subscriber>: Subscriber, Subscription, Cus
     @inlinable
     func perform(_ action: Machine.ScheduleAction) {
         guard case .schedule(let generation, let deadline) = action else { return }
-        let handle = scheduler.schedule(
-            after: deadline, TimingCallback { [weak self] in self?.publicationDue(generation: generation) })
+        let handle = scheduler.scheduleAction(after: deadline) { [weak self] in
+            self?.publicationDue(generation: generation)
+        }
         lock.withLock { machine.publicationScheduled(handle, generation: generation) }?.cancel()
     }
 

@@ -185,8 +185,9 @@ final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscription, Time
         previous?.cancel()
         if let sequence { scheduleDelivery(of: sequence) }
         guard let generation else { return }
-        let handle = scheduler.schedule(
-            after: scheduler.now + interval, TimingCallback { [weak self] in self?.timerFired(generation: generation) })
+        let handle = scheduler.scheduleAction(after: scheduler.now + interval) { [weak self] in
+            self?.timerFired(generation: generation)
+        }
         let stale = lock.withLock { () -> (any Cancellable)? in
             guard isWatching, generation == self.generation else { return handle }
             timer = handle
@@ -230,7 +231,7 @@ final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscription, Time
     /// Schedules the action that delivers event `sequence` (and any before it), at the current instant.
     @inlinable
     func scheduleDelivery(of sequence: UInt64) {
-        scheduler.schedule(TimingCallback { [weak self] in self?.deliverReleased(upTo: sequence) })
+        scheduler.scheduleAction { [weak self] in self?.deliverReleased(upTo: sequence) }
     }
 
 }

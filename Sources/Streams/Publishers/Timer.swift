@@ -143,7 +143,7 @@ where Downstream.Input == SchedulerInstant, Downstream.Failure == Never {
         guard let deadline else { return }
         // The pending tick keeps the subscription alive (as Combine's timer does), so a subscriber that
         // does not store its subscription still gets ticks; `cancel()` cancels the tick and breaks the cycle.
-        let handle = scheduler.schedule(after: deadline, TimingCallback { self.fire(count: count) })
+        let handle = scheduler.scheduleAction(after: deadline) { [self] in fire(count: count) }
         let stale = lock.withLock { () -> (any Cancellable)? in
             guard downstream != nil, count == self.count else { return handle }
             tick = handle

@@ -1,0 +1,46 @@
+/// How an operator hands work to its scheduler: the one way every timing operator and `Timer` hold a scheduled
+/// action.
+///
+/// A scheduler takes `@Sendable` actions, and an operator's subscription is generic over its downstream: a
+/// `@Sendable` closure may not capture it, because its generic metatypes are not known to be sendable. So the
+/// operator forms the action in its own specialised code, as a plain closure over the subscription, and schedules it
+/// with these methods, which type it `@Sendable` without a check (`@Sendable` adds no runtime representation: this
+/// is a reinterpretation, with no allocation beyond the closure's own context).
+///
+/// - Soundness: only for actions whose captures guard their own state. The subscriptions that schedule are
+///   `@unchecked Sendable` classes whose state is under their `Lock`, and the other captures are plain values (a
+///   generation, a sequence number, a count).
+/// - Lifetime, chosen by the capture: `[weak self]` when a pending action must not keep the subscription alive
+///   (`delay`, `throttle`, `timeout`, `receive(on:)`: the action then finds nothing); `[self]` when it must, until
+///   it runs or is cancelled (`subscribe(on:)`, `Timer`'s next tick, `debounce` and `collect(.byTime)`, whose
+///   cancel cancels the pending action).
+///
+/// ```swift
+/// let handle = scheduler.scheduleAction(after: deadline) { [weak self] in self?.timerFired(generation: generation) }
+/// ```
+extension Scheduler {
+    /// Runs `action` as soon as possible on this scheduler (see ``Scheduler/schedule(_:)``).
+    @inlinable
+    func scheduleAction(_ action: @escaping () -> Void) {
+        schedule(assumingSendable(action))
+    }
+
+    /// Runs `action` at `deadline` (see ``Scheduler/schedule(after:_:)``); the handle cancels it.
+    @inlinable
+    func scheduleAction(after deadline: SchedulerInstant, _ action: @escaping () -> Void) -> any Cancellable {
+        schedule(after: deadline, assumingSendable(action))
+    }
+
+    /// Runs `action` `delay` from now (see ``Scheduler/schedule(afterDelay:_:)``); the handle cancels it.
+    @inlinable
+    func scheduleAction(afterDelay delay: Duration, _ action: @escaping () -> Void) -> any Cancellable {
+        schedule(afterDelay: delay, assumingSendable(action))
+    }
+}
+
+/// `action`, typed `@Sendable` without a check: sound only under the rule of ``Scheduler/scheduleAction(_:)``
+/// (its captures guard their own state).
+@inlinable
+func assumingSendable(_ action: @escaping () -> Void) -> @Sendable () -> Void {
+    unsafeBitCast(action, to: (@Sendable () -> Void).self)
+}
