@@ -2,7 +2,68 @@ import Streams
 import StreamsTesting
 import Testing
 
-@Suite struct TryReduceTests {
+/// `reduce` and `tryReduce` (Sources/Streams/Operators/Reduce.swift).
+@Suite struct ReduceTests {
+    @Test func reducePublishesOnceWhenUpstreamFinishes() {
+        let subject = PassthroughSubject<Int, Never>()
+        let recorder = subject.reduce(0, +).record()
+        subject.send(1)
+        subject.send(2)
+        subject.send(3)
+        #expect(recorder.events.isEmpty)
+        subject.send(completion: .finished)
+        #expect(recorder.events == [.value(6, at: .zero), .finished(at: .zero)])
+    }
+
+    @Test func reduceRequestsUnlimitedUpstreamWhateverTheDownstreamDemand() {
+        let probe = SimpleProbe<Int, Never>()
+        _ = probe.reduce(0, +).record(demand: .none)
+        #expect(probe.requests == [.unlimited])
+    }
+
+    @Test func reduceHoldsTheResultUntilTheDownstreamRequests() {
+        let probe = SimpleProbe<Int, Never>()
+        let recorder = probe.reduce(0, +).record(demand: .none)
+        probe.send(4)
+        probe.send(5)
+        probe.send(completion: .finished)
+        #expect(recorder.events.isEmpty)
+        recorder.request(.max(1))
+        #expect(recorder.events == [.value(9, at: .zero), .finished(at: .zero)])
+        recorder.request(.max(1))
+        #expect(recorder.events.count == 2)
+    }
+
+    @Test func reduceOfAnEmptyUpstreamPublishesTheInitialResult() {
+        let recorder = Empty<Int, Never>().reduce(42, +).record()
+        #expect(recorder.events == [.value(42, at: .zero), .finished(at: .zero)])
+    }
+
+    @Test func reduceFailureDropsThePartialResult() {
+        let subject = PassthroughSubject<Int, ProbeError>()
+        let recorder = subject.reduce(0, +).record()
+        subject.send(1)
+        subject.send(completion: .failure(.boom))
+        #expect(recorder.events == [.failure(.boom, at: .zero)])
+    }
+
+    @Test func reduceCancelReleasesTheClosureAndDeliversNothing() {
+        let probe = SimpleProbe<Int, Never>()
+        weak var weakToken: LifetimeToken?
+        let recorder: TestRecorder<Int, Never>
+        do {
+            let token = LifetimeToken()
+            weakToken = token
+            recorder = probe.reduce(0) { a, b in withExtendedLifetime(token) { a + b } }.record()
+        }
+        probe.send(1)
+        recorder.cancel()
+        #expect(weakToken == nil)
+        #expect(probe.cancelCount == 1)
+        probe.send(completion: .finished)
+        #expect(recorder.events.isEmpty)
+    }
+
     typealias Sub = HandWrittenSubscriber<Int, any Error>
 
     @Test func tryReducePublishesTheFoldWhenUpstreamFinishes() {

@@ -2,7 +2,76 @@ import Streams
 import StreamsTesting
 import Testing
 
-@Suite struct TryFirstTests {
+/// `first()`, `first(where:)` and `tryFirst(where:)` (Sources/Streams/Operators/First.swift).
+@Suite struct FirstTests {
+    @Test func firstPublishesTheFirstValueAndFinishesAtOnce() {
+        let subject = PassthroughSubject<Int, Never>()
+        var cancels = 0
+        let recorder = subject.handleEvents(receiveCancel: { cancels += 1 }).first().record()
+        subject.send(7)
+        #expect(recorder.events == [.value(7, at: .zero), .finished(at: .zero)])
+        #expect(cancels == 1)
+        subject.send(8)
+        #expect(recorder.values == [7])
+    }
+
+    @Test func firstOfAnEmptyUpstreamJustFinishes() {
+        let recorder = Empty<Int, Never>().first().record()
+        #expect(recorder.events == [.finished(at: .zero)])
+    }
+
+    @Test func firstWaitsForDemand() {
+        let recorder = [1, 2].publisher.first().record(demand: .none)
+        #expect(recorder.events.isEmpty)
+        recorder.request(.max(1))
+        #expect(recorder.events == [.value(1, at: .zero), .finished(at: .zero)])
+    }
+
+    @Test func firstWhereRequestsUnlimitedAndSkipsNonMatchingValues() {
+        let probe = SimpleProbe<Int, Never>()
+        let recorder = probe.first { $0 > 4 }.record(demand: .max(1))
+        #expect(probe.requests == [.unlimited])
+        #expect(probe.send(1) == .none)
+        #expect(probe.send(3) == .none)
+        #expect(recorder.events.isEmpty)
+        probe.send(5)
+        #expect(recorder.events == [.value(5, at: .zero), .finished(at: .zero)])
+        #expect(probe.cancelCount == 1)
+        probe.send(6)
+        #expect(recorder.values == [5])
+    }
+
+    @Test func firstWhereReleasesThePredicateOnceFinished() {
+        let probe = SimpleProbe<Int, Never>()
+        weak var weakToken: LifetimeToken?
+        let recorder: TestRecorder<Int, Never>
+        do {
+            let token = LifetimeToken()
+            weakToken = token
+            recorder = probe.first { value in withExtendedLifetime(token) { value == 2 } }.record()
+        }
+        probe.send(1)
+        #expect(weakToken != nil)
+        probe.send(2)
+        #expect(weakToken == nil)
+        #expect(recorder.values == [2])
+    }
+
+    @Test func firstWhereReleasesThePredicateOnCancel() {
+        let probe = SimpleProbe<Int, Never>()
+        weak var weakToken: LifetimeToken?
+        let recorder: TestRecorder<Int, Never>
+        do {
+            let token = LifetimeToken()
+            weakToken = token
+            recorder = probe.first { value in withExtendedLifetime(token) { value == 2 } }.record()
+        }
+        recorder.cancel()
+        #expect(weakToken == nil)
+        probe.send(2)
+        #expect(recorder.events.isEmpty)
+    }
+
     @Test func tryFirstPublishesTheFirstMatchAndCancelsUpstream() {
         let probe = SimpleProbe<Int, Never>()
         var tested: [Int] = []
