@@ -145,15 +145,19 @@ final class Model: ObservableObject {
         _ = subject.measureInterval(using: queue).sink { _ in }
         _ = subject.print("probe", to: nil).breakpoint().breakpointOnError().sink { _ in }
 
-        let shared = subject.share()
-        let multicast = subject.multicast { PassthroughSubject<Int, Never>() }
-        let connectable = subject.makeConnectable()
+        // A subject nothing else touches: `subscribe(on: queue)` above attaches to `subject` and leaves it on the
+        // queue's thread, and a send made while another thread is attaching is delivered by that thread, after
+        // `send` returned (README, "Subjects serialize sends").
+        let source = PassthroughSubject<Int, Never>()
+        let shared = source.share()
+        let multicast = source.multicast { PassthroughSubject<Int, Never>() }
+        let connectable = source.makeConnectable()
         var got: [Int] = []
         let one = shared.sink { got.append($0) }
         let two = multicast.sink { got.append($0) }
         let three = connectable.autoconnect().sink { got.append($0) }
         let connection = multicast.connect()
-        subject.send(5)
+        source.send(5)
         #expect(got == [5, 5, 5])
         _ = (one, two, three, connection)
 

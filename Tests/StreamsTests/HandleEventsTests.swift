@@ -21,6 +21,29 @@ import Testing
         #expect(recorder.isFinished)
     }
 
+    /// As in Combine (OpenCombine's HandleEventsTests pin the same sequence): demand the downstream returns from a
+    /// value call reaches `receiveRequest` after `receiveOutput`, and goes upstream as that call's return value.
+    @Test func demandReturnedFromAValueCallIsReportedToReceiveRequest() {
+        let probe = SimpleProbe<Int, Never>()
+        var log: [String] = []
+        let subscriber = HandWrittenSubscriber<Int, Never>(initial: .max(1), perValue: .max(2))
+        probe.handleEvents(
+            receiveOutput: { log.append("output \($0)") }, receiveRequest: { log.append("request \($0)") }
+        ).subscribe(subscriber)
+        #expect(probe.send(1) == .max(2))
+        subscriber.request(.max(3))
+        #expect(log == ["request max(1)", "output 1", "request max(2)", "request max(3)"])
+        #expect(probe.requests == [.max(1), .max(3)])
+
+        // A value call that returns no demand reports nothing.
+        let quiet = SimpleProbe<Int, Never>()
+        var requests: [Subscribers.Demand] = []
+        let none = HandWrittenSubscriber<Int, Never>(initial: .max(5))
+        quiet.handleEvents(receiveRequest: { requests.append($0) }).subscribe(none)
+        #expect(quiet.send(1) == .none)
+        #expect(requests == [.max(5)])
+    }
+
     @Test func closuresRunBeforeTheEventIsPassedOn() {
         let subject = PassthroughSubject<Int, Never>()
         var recorder: TestRecorder<Int, Never>?

@@ -5,7 +5,9 @@ extension Publisher {
     /// - Order: each closure runs just *before* the event is passed on: `receiveSubscription` with the
     ///   upstream's subscription, `receiveOutput` and `receiveCompletion` before the downstream gets
     ///   them, `receiveRequest` before the demand goes upstream, `receiveCancel` before upstream is
-    ///   cancelled (once, and only if the downstream cancels before a completion).
+    ///   cancelled (once, and only if the downstream cancels before a completion). Demand the downstream
+    ///   returns from a value call also goes upstream (as the return value of that call): `receiveRequest`
+    ///   sees it too, just after the downstream returned it, as in Combine.
     /// - Release: the request and cancel closures are released at the completion or the first `cancel()`; the
     ///   value, completion and subscription closures with the subscriber the operator gives its upstream, which
     ///   the upstream lets go of then (as every Streams publisher does). No closure runs after the completion or
@@ -137,17 +139,23 @@ struct HandleEventsStage<Downstream: Subscriber>: Subscriber, CustomStringConver
     let receiveOutput: ((Input) -> Void)?
     @usableFromInline
     let receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
+    /// Whether demand returned from a value call is reported to the request hook (as Combine does); `print` turns
+    /// it off, as it logs that demand itself, as `(synchronous)`.
+    @usableFromInline
+    let reportsReturnedDemand: Bool
 
     @inlinable
     init(
         downstream: Downstream, receiveSubscription: ((any Subscription) -> Void)?, receiveOutput: ((Input) -> Void)?,
-        receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?, hooks: HandleEventsHooks
+        receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?, hooks: HandleEventsHooks,
+        reportsReturnedDemand: Bool = true
     ) {
         self.downstream = downstream
         self.link = StageLink("HandleEvents", state: (), hooks: hooks)
         self.receiveSubscription = receiveSubscription
         self.receiveOutput = receiveOutput
         self.receiveCompletion = receiveCompletion
+        self.reportsReturnedDemand = reportsReturnedDemand
     }
 
     @usableFromInline
@@ -166,7 +174,10 @@ struct HandleEventsStage<Downstream: Subscriber>: Subscriber, CustomStringConver
     func receive(_ input: Input) -> Subscribers.Demand {
         guard link.isLive else { return .none }
         receiveOutput?(input)
-        return downstream.receive(input)
+        let more = downstream.receive(input)
+        // Demand returned from a value call is a request too (Combine reports it to `receiveRequest`).
+        if more > .none && reportsReturnedDemand { link.hooks.willRequest(more) }
+        return more
     }
 
     @inlinable

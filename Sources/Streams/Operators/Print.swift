@@ -46,13 +46,16 @@ extension Publishers {
         /// Attaches `subscriber`.
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let log = PrintLog(prefix: prefix, stream: stream)
-            upstream
-                .handleEvents(
-                    receiveSubscription: { log.write("receive subscription: (\($0))") },
-                    receiveCancel: { log.write("receive cancel") },
-                    receiveRequest: { log.write(Self.request($0)) }
-                )
-                .receive(subscriber: PrintSubscriber(downstream: subscriber, log: log))
+            // `handleEvents`' stage logs the subscription, the requests and the cancel; not the demand returned from
+            // a value call, which `PrintSubscriber` logs as `(synchronous)`.
+            upstream.receive(
+                subscriber: HandleEventsStage(
+                    downstream: PrintSubscriber(downstream: subscriber, log: log),
+                    receiveSubscription: { log.write("receive subscription: (\($0))") }, receiveOutput: nil,
+                    receiveCompletion: nil,
+                    hooks: HandleEventsHooks(
+                        receiveCancel: { log.write("receive cancel") }, receiveRequest: { log.write(Self.request($0)) }),
+                    reportsReturnedDemand: false))
         }
 
         static func request(_ demand: Subscribers.Demand) -> String {
