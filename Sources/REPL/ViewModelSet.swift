@@ -21,9 +21,13 @@ final class ViewModelSet: Sendable {
         let (unlimited, baseURL) = try clients.connection(to: source)
         let client = TimeLimitedClient(unlimited, limit: requestTimeout, scheduler: scheduler)
         self.source = source
-        search = ProductSearchViewModel(
-            catalog: NetworkProductCatalog(client: client, baseURL: baseURL), store: store, scheduler: scheduler,
-            trace: trace)
+        let catalog: any ProductCatalog =
+            if source == .local, let localCatalog = clients.localCatalog {
+                try localCatalog()
+            } else {
+                NetworkProductCatalog(client: client, baseURL: baseURL)
+            }
+        search = ProductSearchViewModel(catalog: catalog, store: store, scheduler: scheduler, trace: trace)
         counter = FetchCounterViewModel(
             client: client, baseURL: baseURL, store: store, scheduler: scheduler, requestTimeout: requestTimeout)
         prices = PriceListViewModel(client: client, baseURL: baseURL, scheduler: scheduler)

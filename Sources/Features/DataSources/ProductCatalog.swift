@@ -5,7 +5,8 @@ import Streams
 /// Where the product search gets its pages: the data-source seam of ``ProductSearchViewModel``.
 ///
 /// ``NetworkProductCatalog`` sends ``FeatureEndpoint/Request/searchProducts(_:)`` through any
-/// `NetworkClient`, so swapping local for remote data is one line: the client.
+/// `NetworkClient`; ``LocalProductCatalog`` computes the same pages from products in memory. Swapping local for
+/// remote data is one line: the catalog (or the client).
 ///
 /// ```swift
 /// let catalog = NetworkProductCatalog(client: LocalClient(), baseURL: URL(string: "http://localhost")!)

@@ -90,7 +90,8 @@ public final class ProductSearchViewModel: @unchecked Sendable {
     /// A search over `catalog`, keeping favourites and the basket in `store`, debouncing on `scheduler`.
     ///
     /// - Parameters:
-    ///   - catalog: where pages of products come from (``NetworkProductCatalog`` over a local or remote client).
+    ///   - catalog: where pages of products come from (``LocalProductCatalog`` for model values in memory, or
+    ///     ``NetworkProductCatalog`` over a local or remote client).
     ///   - store: the persistent store holding favourites and the basket.
     ///   - scheduler: the scheduler of the 500 ms debounce (a `TestScheduler` in tests).
     ///   - pageSize: products per page (default 4; values below 1 count as 1).
