@@ -5,9 +5,11 @@ extension Subscribers {
     /// How many more values a subscriber is ready to receive.
     ///
     /// Demand only grows by requests and by what `receive(_:)` returns, and shrinks by one for each
-    /// value delivered. ``unlimited`` is sticky. Arithmetic saturates: adding to `.unlimited` or
-    /// overflowing gives `.unlimited`; subtraction never goes below `.none`, and anything
-    /// subtracted from `.unlimited` leaves `.unlimited`.
+    /// value delivered. ``unlimited`` is sticky. Arithmetic saturates as in Combine: adding to `.unlimited`, or a
+    /// sum or product beyond `Int.max`, gives `.unlimited`; subtraction never goes below `.none`, and anything
+    /// subtracted from `.unlimited` leaves `.unlimited`. Where Combine traps on a negative result (`.max(1) - 5`,
+    /// `.max(2) * -1`), the result is `.none`. Encoded as one unsigned integer, `.unlimited` as `Int.max + 1`, as
+    /// Combine does.
     ///
     /// ```swift
     /// var demand = Subscribers.Demand.max(2)
@@ -47,8 +49,12 @@ extension Subscribers {
         @inlinable
         public static func + (lhs: Demand, rhs: Demand) -> Demand {
             let (sum, overflow) = lhs.rawValue.addingReportingOverflow(rhs.rawValue)
-            return overflow ? .unlimited : Demand(rawValue: sum)
+            return overflow ? .unlimited : bounded(sum)
         }
+
+        /// `raw` as a demand: `.unlimited` beyond `Int.max` (the largest bounded demand, as in Combine).
+        @inlinable
+        static func bounded(_ raw: UInt) -> Demand { raw > UInt(Int.max) ? .unlimited : Demand(rawValue: raw) }
 
         /// Adds `rhs` in place, saturating at ``unlimited``.
         @inlinable
@@ -77,10 +83,14 @@ extension Subscribers {
         @inlinable
         public static func -= (lhs: inout Demand, rhs: Demand) { lhs = lhs - rhs }
 
-        /// Subtracts a count; a negative count adds.
+        /// Subtracts a count; a negative count adds, except that a result beyond `Int.max` is `.none`, not
+        /// `.unlimited` (Combine's integer arithmetic overflows there; OpenCombine's tests pin it).
         @inlinable
         public static func - (lhs: Demand, rhs: Int) -> Demand {
-            rhs < 0 ? lhs + Demand(rawValue: rhs.magnitude) : lhs - Demand(rawValue: UInt(rhs))
+            guard rhs < 0 else { return lhs - Demand(rawValue: UInt(rhs)) }
+            if lhs == .unlimited { return .unlimited }
+            let sum = lhs.rawValue + rhs.magnitude  // at most Int.max + 2^63 = UInt.max: no overflow
+            return sum > UInt(Int.max) ? .none : Demand(rawValue: sum)
         }
 
         /// Subtracts a count in place.
@@ -93,7 +103,7 @@ extension Subscribers {
             if lhs == .unlimited { return .unlimited }
             if rhs <= 0 { return .none }
             let (product, overflow) = lhs.rawValue.multipliedReportingOverflow(by: UInt(rhs))
-            return overflow ? .unlimited : Demand(rawValue: product)
+            return overflow ? .unlimited : bounded(product)
         }
 
         /// Multiplies in place.
@@ -134,5 +144,26 @@ extension Subscribers {
         /// Whether the demand is not exactly `rhs` values.
         @inlinable
         public static func != (lhs: Demand, rhs: Int) -> Bool { !(lhs == rhs) }
+        /// Whether `lhs` is the bounded demand `rhs` (never for ``unlimited``).
+        @inlinable
+        public static func == (lhs: Int, rhs: Demand) -> Bool { rhs == lhs }
+        /// Whether `lhs` is not the demand `rhs`.
+        @inlinable
+        public static func != (lhs: Int, rhs: Demand) -> Bool { rhs != lhs }
+    }
+}
+
+/// A demand is one unsigned integer, `.unlimited` being `Int.max + 1` (Combine's encoding); any larger number
+/// decodes as `.unlimited`, and a negative one fails to decode.
+extension Subscribers.Demand: Codable {
+    /// Decodes a demand from one unsigned integer.
+    public init(from decoder: any Decoder) throws {
+        self = Self.bounded(try decoder.singleValueContainer().decode(UInt.self))
+    }
+
+    /// Encodes the demand as one unsigned integer (`.unlimited` as `Int.max + 1`).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(self == .unlimited ? UInt(Int.max) + 1 : rawValue)
     }
 }
