@@ -1,3 +1,4 @@
+import Foundation
 import Streams
 import StreamsTesting
 import Testing
@@ -57,4 +58,31 @@ import Testing
         let failure = Result<Int, TestError>.failure(.boom).publisher.record(demand: .none)
         #expect(failure.values.isEmpty && failure.failure == .boom)
     }
+
+    /// Combine's encoding: a record holds its `recording`, which holds its `output` and its `completion`; a decoded
+    /// record replays the same events.
+    @Test func aRecordEncodesAsCombineDoesAndDecodesToTheSameReplay() throws {
+        let record = Record<Int, CodableFailure>(output: [1, 2], completion: .failure(CodableFailure(code: 9)))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let data = try encoder.encode(record)
+        #expect(
+            String(decoding: data, as: UTF8.self)
+                == #"{"recording":{"completion":{"error":{"code":9},"success":false},"output":[1,2]}}"#)
+        let decoded = try JSONDecoder().decode(Record<Int, CodableFailure>.self, from: data)
+        let recorder = decoded.record()
+        #expect(recorder.values == [1, 2])
+        #expect(recorder.completion == .failure(CodableFailure(code: 9)))
+
+        // A decoded recording is complete: what it is told afterwards is ignored, as for any finished recording.
+        var recording = try JSONDecoder().decode(
+            Record<Int, Never>.Recording.self, from: Data(#"{"output":[4],"completion":{"success":true}}"#.utf8))
+        recording.receive(5)
+        #expect(recording.output == [4])
+        #expect(
+            try String(decoding: encoder.encode(recording), as: UTF8.self)
+                == #"{"completion":{"success":true},"output":[4]}"#)
+    }
+
+    struct CodableFailure: Error, Codable, Equatable { var code: Int }
 }

@@ -26,6 +26,39 @@ extension Subscribers.Completion: Equatable where Failure: Equatable {}
 extension Subscribers.Completion: Hashable where Failure: Hashable {}
 extension Subscribers.Completion: Sendable where Failure: Sendable {}
 
+/// The keys of Combine's encoding of a completion: `{"success": true}` for `.finished`,
+/// `{"success": false, "error": …}` for a failure.
+private enum CompletionCodingKeys: String, CodingKey {
+    case success
+    case error
+}
+
+extension Subscribers.Completion: Encodable where Failure: Encodable {
+    /// Encodes the completion as Combine does: a `success` flag, and the `error` of a failure.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CompletionCodingKeys.self)
+        switch self {
+        case .finished:
+            try container.encode(true, forKey: .success)
+        case .failure(let error):
+            try container.encode(false, forKey: .success)
+            try container.encode(error, forKey: .error)
+        }
+    }
+}
+
+extension Subscribers.Completion: Decodable where Failure: Decodable {
+    /// Decodes a completion encoded as Combine does; a failure without its `error` fails to decode.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CompletionCodingKeys.self)
+        if try container.decode(Bool.self, forKey: .success) {
+            self = .finished
+        } else {
+            self = .failure(try container.decode(Failure.self, forKey: .error))
+        }
+    }
+}
+
 extension Subscribers.Completion where Failure == Never {
     /// Re-types a `Never`-failing completion for any failure type (it can only be `.finished`).
     @inlinable

@@ -86,3 +86,34 @@ extension Record {
         }
     }
 }
+
+/// A record encodes its recording (under `recording`), as in Combine.
+extension Record: Codable where Output: Codable, Failure: Codable {}
+
+/// Combine's encoding of a recording: its `output` array and its `completion`; a decoded recording is complete.
+extension Record.Recording: Codable where Output: Codable, Failure: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case output
+        case completion
+    }
+
+    /// Decodes a complete recording.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            output: try container.decode([Output].self, forKey: .output),
+            completion: try container.decode(Subscribers.Completion<Failure>.self, forKey: .completion))
+    }
+
+    /// Encodes the values and the completion.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(output, forKey: .output)
+        try container.encode(completion, forKey: .completion)
+    }
+
+    /// Encodes the recording into `encoder` (Combine's name for ``encode(to:)``).
+    public func encode(into encoder: any Encoder) throws {
+        try encode(to: encoder)
+    }
+}
