@@ -194,3 +194,7 @@ where Downstream.Input == [Element] {
         _ = released
     }
 }
+
+// Equal when their parts are equal, as in Combine.
+extension Publishers.Collect: Equatable where Upstream: Equatable {}
+extension Publishers.CollectByCount: Equatable where Upstream: Equatable {}

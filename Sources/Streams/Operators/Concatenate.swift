@@ -149,3 +149,6 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
         }
     }
 }
+
+// Equal when their parts are equal, as in Combine.
+extension Publishers.Concatenate: Equatable where Prefix: Equatable, Suffix: Equatable {}

@@ -165,3 +165,6 @@ extension Publishers {
         }
     }
 }
+
+// Equal when their parts are equal, as in Combine.
+extension Publishers.Contains: Equatable where Upstream: Equatable {}

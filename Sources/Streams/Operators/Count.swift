@@ -46,3 +46,6 @@ extension Publishers {
         }
     }
 }
+
+// Equal when their parts are equal, as in Combine.
+extension Publishers.Count: Equatable where Upstream: Equatable {}

@@ -103,3 +103,6 @@ struct DropFirstStage<Downstream: Subscriber>: Subscriber, CustomStringConvertib
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) { link.forward(completion, to: downstream) }
 }
+
+// Equal when their parts are equal, as in Combine.
+extension Publishers.Drop: Equatable where Upstream: Equatable {}

@@ -154,3 +154,6 @@ extension Publishers {
         }
     }
 }
+
+// Equal when their parts are equal, as in Combine.
+extension Publishers.First: Equatable where Upstream: Equatable {}

@@ -77,3 +77,6 @@ where Downstream.Input == Never {
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) { link.forward(completion, to: downstream) }
 }
+
+// Equal when their parts are equal, as in Combine.
+extension Publishers.IgnoreOutput: Equatable where Upstream: Equatable {}

@@ -152,3 +152,6 @@ extension Publishers {
         }
     }
 }
+
+// Equal when their parts are equal, as in Combine.
+extension Publishers.Last: Equatable where Upstream: Equatable {}

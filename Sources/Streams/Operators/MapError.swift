@@ -135,3 +135,6 @@ where Downstream.Input == Input {
     @inlinable
     func receive(completion: Subscribers.Completion<Never>) { downstream.receive(completion: .finished) }
 }
+
+// Equal when their parts are equal, as in Combine.
+extension Publishers.SetFailureType: Equatable where Upstream: Equatable {}

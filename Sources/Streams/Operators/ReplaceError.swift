@@ -257,3 +257,6 @@ enum ReplaceErrorPhase {
     @usableFromInline static let holding: UInt8 = 1
     @usableFromInline static let ended: UInt8 = 2
 }
+
+// Equal when their parts are equal, as in Combine.
+extension Publishers.ReplaceError: Equatable where Upstream: Equatable, Upstream.Output: Equatable {}

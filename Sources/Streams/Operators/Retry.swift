@@ -274,3 +274,6 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         resubscribe()
     }
 }
+
+// Equal when their parts are equal, as in Combine.
+extension Publishers.Retry: Equatable where Upstream: Equatable {}

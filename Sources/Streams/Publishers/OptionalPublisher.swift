@@ -78,3 +78,7 @@ extension Result {
         }
     }
 }
+
+// Equal when their values are equal, as in Combine.
+extension Optional.Publisher: Equatable where Wrapped: Equatable {}
+extension Result.Publisher: Equatable where Success: Equatable, Failure: Equatable {}

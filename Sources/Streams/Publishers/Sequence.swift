@@ -185,3 +185,6 @@ extension ValuesSubscription: CustomReflectable {
     @usableFromInline
     var customMirror: Mirror { Mirror(self, children: [:]) }
 }
+
+// Equal when their parts are equal, as in Combine.
+extension Publishers.Sequence: Equatable where Elements: Equatable {}
