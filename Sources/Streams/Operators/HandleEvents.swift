@@ -79,7 +79,8 @@ extension Publishers {
                 subscriber: HandleEventsStage(
                     downstream: subscriber, receiveSubscription: receiveSubscription, receiveOutput: receiveOutput,
                     receiveCompletion: receiveCompletion,
-                    hooks: HandleEventsHooks(receiveCancel: receiveCancel, receiveRequest: receiveRequest)))
+                    hooks: HandleEventsHooks(receiveCancel: receiveCancel, receiveRequest: receiveRequest),
+                    reportsReturnedDemand: receiveRequest != nil))
         }
     }
 }
@@ -139,8 +140,9 @@ struct HandleEventsStage<Downstream: Subscriber>: Subscriber, CustomStringConver
     let receiveOutput: ((Input) -> Void)?
     @usableFromInline
     let receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
-    /// Whether demand returned from a value call is reported to the request hook (as Combine does); `print` turns
-    /// it off, as it logs that demand itself, as `(synchronous)`.
+    /// Whether demand returned from a value call is reported to the request hook (as Combine does): only when there
+    /// is a `receiveRequest` closure, so that a value costs no lock otherwise; `print` turns it off, as it logs that
+    /// demand itself, as `(synchronous)`.
     @usableFromInline
     let reportsReturnedDemand: Bool
 
@@ -148,7 +150,7 @@ struct HandleEventsStage<Downstream: Subscriber>: Subscriber, CustomStringConver
     init(
         downstream: Downstream, receiveSubscription: ((any Subscription) -> Void)?, receiveOutput: ((Input) -> Void)?,
         receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?, hooks: HandleEventsHooks,
-        reportsReturnedDemand: Bool = true
+        reportsReturnedDemand: Bool
     ) {
         self.downstream = downstream
         self.link = StageLink("HandleEvents", state: (), hooks: hooks)
