@@ -31,17 +31,26 @@ public struct ProductSearchRoute: Sendable {
         self.catalogue = catalogue
     }
 
-    /// A route searching the bundled `products.json`.
+    /// A route searching the bundled `products.json`, read and decoded once per process (the file ships with the
+    /// app and does not change while it runs; the local client and `LocalProductCatalog` share it).
     ///
     /// - Throws: `NetworkError` if the resource is missing or does not decode.
     ///   A file that does not decode is named as the bundled file it is (never as a server's answer).
     public static func bundled() throws(NetworkError) -> ProductSearchRoute {
+        ProductSearchRoute(catalogue: try bundledCatalogue.get())
+    }
+
+    /// The bundled catalogue, or why it could not be read: computed on first use (a `static let` is initialised
+    /// once, thread-safely).
+    private static let bundledCatalogue = Result(catching: readBundledCatalogue)
+
+    /// Reads and decodes `products.json`.
+    private static func readBundledCatalogue() throws(NetworkError) -> [Product] {
         let data = try BundledData.products.data()
         do {
-            return ProductSearchRoute(
-                catalogue: try ResponseDecoding.decode([Product].self, from: data, decoder: JSONDecoder()))
+            return try ResponseDecoding.decode([Product].self, from: data, decoder: JSONDecoder())
         } catch {
-            throw Self.bundledFileError(error, name: BundledData.products.rawValue)
+            throw bundledFileError(error, name: BundledData.products.rawValue)
         }
     }
 
