@@ -27,9 +27,12 @@ import Testing
         defer { server.stop() }
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
+        // The request runs in a `Task` (RemoteClient): on a loaded 2-core machine it can wait behind the other
+        // tests' tasks for longer than the view model's default 10 s timeout. What is tested here is the count,
+        // so the timeout is the test's own wait (firstValue's 40 s) less a margin.
         let viewModel = FetchCounterViewModel(
             client: RemoteClient(), baseURL: server.baseURL, store: try FeatureStore(directory: directory),
-            scheduler: DispatchQueue(label: "fetch-counter"))
+            scheduler: DispatchQueue(label: "fetch-counter"), requestTimeout: .seconds(30))
         let done = firstValue(of: viewModel.state) { $0.lastStatusCode == 404 && !$0.isLoading }
         viewModel.fetch()
         let state = try await done.value

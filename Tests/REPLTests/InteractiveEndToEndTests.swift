@@ -14,18 +14,18 @@ import Testing
         FileManager.default.temporaryDirectory.appendingPathComponent("repl-pty-\(UUID().uuidString)")
     }
 
-    @Test func resultsAppearWhileTypingWithoutEnterAndCtrlDQuitsRestoringTheTerminal() throws {
+    @Test func resultsAppearWhileTypingWithoutEnterAndCtrlDQuitsRestoringTheTerminal() async throws {
         let data = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: data) }
         let repl = try PseudoTerminalProcess(["--data-dir", data.path])
-        #expect(repl.waitForOutput("> "), "no prompt; got: \(repl.output)")
-        repl.type("focus")
+        #expect(await repl.waitForOutput("> "), "no prompt; got: \(repl.output)")
+        await repl.type("focus")
         // The view model's debounce (500 ms) then the search: results under the line, no Enter pressed.
-        #expect(repl.waitForOutput("Ford Focus"), "no results while typing; got: \(repl.output)")
+        #expect(await repl.waitForOutput("Ford Focus"), "no results while typing; got: \(repl.output)")
         #expect(!repl.output.contains("\r\n> focus\r\n"), "the line was submitted, it should not have been")
         let start = ContinuousClock.now
         repl.send([0x15, 0x04])  // Ctrl-U empties the line, Ctrl-D on the empty line quits
-        let status = repl.waitForExit(timeout: .seconds(3))
+        let status = await repl.waitForExit(timeout: .seconds(3))
         #expect(status == 0)
         #expect(ContinuousClock.now - start < .seconds(1), "Ctrl-D took \(ContinuousClock.now - start)")
         let settings = repl.terminalSettings()
@@ -34,88 +34,89 @@ import Testing
     }
 
     @Test(arguments: [(SIGTERM, Int32(143)), (SIGHUP, Int32(129)), (SIGINT, Int32(130))])
-    func aSignalRestoresTheTerminalAndExits(signal: Int32, status: Int32) throws {
+    func aSignalRestoresTheTerminalAndExits(signal: Int32, status: Int32) async throws {
         let data = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: data) }
         let repl = try PseudoTerminalProcess(["--data-dir", data.path])
-        #expect(repl.waitForOutput("> "))
-        repl.type("foc")
+        #expect(await repl.waitForOutput("> "))
+        await repl.type("foc")
         #expect(repl.terminalSettings().c_lflag & tcflag_t(ICANON) == 0, "not in raw mode while running")
         kill(repl.pid, signal)
-        #expect(repl.waitForExit(timeout: .seconds(3)) == status)
+        #expect(await repl.waitForExit(timeout: .seconds(3)) == status)
         let settings = repl.terminalSettings()
         #expect(settings.c_lflag & tcflag_t(ECHO) != 0, "echo was not restored")
         #expect(settings.c_lflag & tcflag_t(ICANON) != 0, "line mode was not restored")
     }
 
-    @Test func ctrlZGivesTheTerminalBackAndFgTakesItAgain() throws {
+    @Test func ctrlZGivesTheTerminalBackAndFgTakesItAgain() async throws {
         let data = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: data) }
         let repl = try PseudoTerminalProcess(["--data-dir", data.path])
-        #expect(repl.waitForOutput("> "))
-        repl.type("foc")
+        #expect(await repl.waitForOutput("> "))
+        await repl.type("foc")
         repl.send([0x1A])  // Ctrl-Z: the program restores the terminal and stops
         var restored = false
         for _ in 0..<50 where !restored {
             restored = repl.terminalSettings().c_lflag & tcflag_t(ICANON) != 0
-            if !restored { usleep(20_000) }
+            if !restored { try await Task.sleep(for: .milliseconds(20)) }
         }
         #expect(restored, "the terminal was not given back on Ctrl-Z")
         let mark = repl.outputCount
         kill(repl.pid, SIGCONT)  // what the shell's fg sends
-        #expect(repl.waitForOutput("> foc", after: mark), "the line was not redrawn: \(repl.output(after: mark))")
+        #expect(await repl.waitForOutput("> foc", after: mark), "the line was not redrawn: \(repl.output(after: mark))")
         #expect(repl.terminalSettings().c_lflag & tcflag_t(ICANON) == 0, "raw mode was not taken again")
         repl.send([0x15, 0x04])
-        #expect(repl.waitForExit(timeout: .seconds(3)) == 0)
+        #expect(await repl.waitForExit(timeout: .seconds(3)) == 0)
     }
 
-    @Test func upRecallsTheHistoryAcrossRuns() throws {
+    @Test func upRecallsTheHistoryAcrossRuns() async throws {
         let data = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: data) }
         do {
             let first = try PseudoTerminalProcess(["--data-dir", data.path])
-            #expect(first.waitForOutput("> "))
-            first.type(":count\r")
-            #expect(first.waitForOutput("count 0"), "got: \(first.output)")
+            #expect(await first.waitForOutput("> "))
+            await first.type(":count\r")
+            #expect(await first.waitForOutput("count 0"), "got: \(first.output)")
             let mark = first.outputCount
             first.send("\u{1B}[A")  // Up: the line typed before
-            #expect(first.waitForOutput(":count", after: mark), "Up did not recall :count; got: \(first.output)")
+            #expect(await first.waitForOutput(":count", after: mark), "Up did not recall :count; got: \(first.output)")
             first.send("\r")
-            #expect(first.waitForOutput("count 0", after: mark))
-            first.type(":quit\r")
-            #expect(first.waitForExit(timeout: .seconds(3)) == 0)
+            #expect(await first.waitForOutput("count 0", after: mark))
+            await first.type(":quit\r")
+            #expect(await first.waitForExit(timeout: .seconds(3)) == 0)
         }
         let history = try String(contentsOf: data.appendingPathComponent("history"), encoding: .utf8)
         #expect(history.split(separator: "\n").map(String.init) == [":count", ":quit"])  // duplicates dropped
 
         let second = try PseudoTerminalProcess(["--data-dir", data.path])
-        #expect(second.waitForOutput("> "))
+        #expect(await second.waitForOutput("> "))
         let mark = second.outputCount
         second.send("\u{1B}[A\u{1B}[A")  // Up twice: :quit, then :count
-        #expect(second.waitForOutput(":count", after: mark), "got: \(second.output(after: mark))")
+        #expect(await second.waitForOutput(":count", after: mark), "got: \(second.output(after: mark))")
         second.send([0x15, 0x04])  // Ctrl-U empties the line, Ctrl-D on the empty line quits
-        #expect(second.waitForExit(timeout: .seconds(3)) == 0)
+        #expect(await second.waitForExit(timeout: .seconds(3)) == 0)
     }
 
-    @Test func ctrlCCancelsARequestToAServerThatNeverAnswersAndCtrlDQuitsAtOnce() throws {
+    @Test func ctrlCCancelsARequestToAServerThatNeverAnswersAndCtrlDQuitsAtOnce() async throws {
         let data = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: data) }
         let server = try SilentServer()
         let repl = try PseudoTerminalProcess(
             ["--data-dir", data.path, "--server", "http://127.0.0.1:\(server.port)", "--timeout", "60"])
-        #expect(repl.waitForOutput("> "))
-        repl.type(":fetch\r")
-        #expect(server.waitForConnection(timeout: .seconds(5)), "the fetch never connected")
+        #expect(await repl.waitForOutput("> "))
+        await repl.type(":fetch\r")
+        #expect(await server.waitForConnection(timeout: .seconds(5)), "the fetch never connected")
         let mark = repl.outputCount
         repl.send([0x03])  // Ctrl-C
-        #expect(repl.waitForOutput("cancelled", after: mark, timeout: .seconds(2)), "got: \(repl.output(after: mark))")
-        #expect(server.waitForClose(timeout: .seconds(2)), "cancelling did not close the connection")
+        let cancelled = await repl.waitForOutput("cancelled", after: mark, timeout: .seconds(2))
+        #expect(cancelled, "got: \(repl.output(after: mark))")
+        #expect(await server.waitForClose(timeout: .seconds(2)), "cancelling did not close the connection")
 
-        repl.type(":fetch\r")
-        #expect(server.waitForConnection(timeout: .seconds(5)))
+        await repl.type(":fetch\r")
+        #expect(await server.waitForConnection(timeout: .seconds(5)))
         let start = ContinuousClock.now
         repl.send([0x04])  // Ctrl-D while the server hangs
-        #expect(repl.waitForExit(timeout: .seconds(3)) == 0)
+        #expect(await repl.waitForExit(timeout: .seconds(3)) == 0)
         #expect(ContinuousClock.now - start < .seconds(1), "Ctrl-D took \(ContinuousClock.now - start)")
     }
 
@@ -179,13 +180,19 @@ final class SilentServer: Sendable {
         for connection in accepted.withLock({ $0 }) { close(connection) }
     }
 
-    /// Waits for the next connection.
-    func waitForConnection(timeout: Duration) -> Bool {
-        connected.wait(timeout: .now() + Double(timeout.components.seconds)) == .success
+    /// Waits for the next connection (on a thread of its own: see ``offThePool(_:)``).
+    func waitForConnection(timeout: Duration) async -> Bool {
+        await offThePool { [connected] in
+            connected.wait(timeout: .now() + Double(timeout.components.seconds)) == .success
+        }
     }
 
     /// Waits until a connection accepted so far is closed by the client (read returns 0).
-    func waitForClose(timeout: Duration) -> Bool {
+    func waitForClose(timeout: Duration) async -> Bool {
+        await offThePool { [self] in blockingWaitForClose(timeout: timeout) }
+    }
+
+    private func blockingWaitForClose(timeout: Duration) -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             for connection in accepted.withLock({ $0 }) {

@@ -7,7 +7,8 @@ import Streams
 
 /// The built `streams-repl` binary run under a pseudo-terminal (`openpty`), as a person at a terminal runs
 /// it: stdin, stdout and stderr are the terminal, so the binary starts its line editor. The test types keys
-/// into the terminal and reads what the binary draws. Every wait is bounded in real time.
+/// into the terminal and reads what the binary draws. Every wait is bounded in real time, and none blocks a
+/// thread of the cooperative pool (see ``offThePool(_:)``).
 final class PseudoTerminalProcess: Sendable {
     struct Failure: Error, CustomStringConvertible {
         var description: String
@@ -96,10 +97,10 @@ final class PseudoTerminalProcess: Sendable {
     }
 
     /// Types `text` one key (one character) at a time, `pause` apart, as a person types.
-    func type(_ text: String, pause: Duration = .milliseconds(40)) {
+    func type(_ text: String, pause: Duration = .milliseconds(40)) async {
         for character in text {
             send(Array(String(character).utf8))
-            Thread.sleep(forTimeInterval: Double(pause.components.seconds) + Double(pause.components.attoseconds) / 1e18)
+            try? await Task.sleep(for: pause)
         }
     }
 
@@ -117,17 +118,21 @@ final class PseudoTerminalProcess: Sendable {
     func send(_ text: String) { send(Array(text.utf8)) }
 
     /// Waits (at most `timeout`) until the output after `offset` contains `text`; whether it did.
-    func waitForOutput(_ text: String, after offset: Int = 0, timeout: Duration = .seconds(8)) -> Bool {
+    func waitForOutput(_ text: String, after offset: Int = 0, timeout: Duration = .seconds(8)) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if output(after: offset).contains(text) { return true }
-            usleep(10_000)
+            try? await Task.sleep(for: .milliseconds(10))
         }
         return output(after: offset).contains(text)
     }
 
     /// Waits (at most `timeout`) for the binary to exit; its exit status, or `nil` if it is still running.
-    func waitForExit(timeout: Duration) -> Int32? {
+    func waitForExit(timeout: Duration) async -> Int32? {
+        await offThePool { [self] in blockingWaitForExit(timeout: timeout) }
+    }
+
+    private func blockingWaitForExit(timeout: Duration) -> Int32? {
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         guard exited.wait(timeout: .now() + seconds) == .success else { return nil }
         exited.signal()  // later waits return at once
@@ -152,5 +157,14 @@ final class PseudoTerminalProcess: Sendable {
             received.withLock { $0 += buffer[..<count] }
         }
         readerDone.signal()
+    }
+}
+
+/// Runs the blocking `wait` on a thread of its own and awaits its result. A test never blocks a thread of the
+/// cooperative pool: the pool has as many threads as cores (two in CI), and a test holding one for seconds
+/// starves every async test running beside it — a request made through a `Task` then times out.
+func offThePool<Result: Sendable>(_ wait: @escaping @Sendable () -> Result) async -> Result {
+    await withCheckedContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(returning: wait()) }
     }
 }
