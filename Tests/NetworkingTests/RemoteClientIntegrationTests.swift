@@ -129,11 +129,9 @@ func loopbackClient(_ transport: LoopbackTransport, interceptors: [any RequestIn
     }
 
     @Test(arguments: LoopbackTransport.allCases) func aRefusedConnectionIsATransportError(_ transport: LoopbackTransport) async throws {
-        let server = try LoopbackHTTPServer()
-        let baseURL = server.baseURL
-        server.stop()
+        let refusing = try RefusingPort()
         let error = await caught {
-            try await loopbackClient(transport).response(for: LoopbackEndpoint(baseURL: baseURL, path: "/"))
+            try await loopbackClient(transport).response(for: LoopbackEndpoint(baseURL: refusing.baseURL, path: "/"))
         }
         guard case .transport = error else { return fail("got \(String(describing: error))") }
     }

@@ -180,15 +180,15 @@ import Testing
     }
 
     @Test func aRefusedConnectionIsATransientErrorInWords() async throws {
-        let server = try LoopbackHTTPServer()
-        let baseURL = server.baseURL
-        server.stop()
-        let error = await caught { try await client.response(for: LimitedEndpoint(baseURL: baseURL, path: "/")) }
+        let refusing = try RefusingPort()
+        let error = await caught {
+            try await client.response(for: LimitedEndpoint(baseURL: refusing.baseURL, path: "/"))
+        }
         guard case .transport(let underlying) = error else { return fail("got \(String(describing: error))") }
         #expect(RetryPolicy.isTransient(underlying))
         #expect(
             error?.description
-                == "transport error: could not connect to 127.0.0.1:\(server.port) (the connection was refused); check that the server is running and that the address and port are right (URLError -1004)"
+                == "transport error: could not connect to 127.0.0.1:\(refusing.port) (the connection was refused); check that the server is running and that the address and port are right (URLError -1004)"
         )
     }
 
@@ -215,16 +215,11 @@ private final class RawServer: Sendable {
     let baseURL: URL
 
     init(answer: String) throws {
-        let server = try LoopbackHTTPServer()
-        baseURL = server.baseURL
-        server.stop()
-        let port = server.port
+        // Its own port, picked by the system (not a stopped server's: another test's server may take that).
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var yes: Int32 = 1
-        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
+        address.sin_port = 0
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
@@ -233,6 +228,15 @@ private final class RawServer: Sendable {
             close(listener)
             throw URLError(.cannotConnectToHost)
         }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
+        }
+        guard let url = URL(string: "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))") else {
+            close(listener)
+            throw URLError(.badURL)
+        }
+        baseURL = url
         Thread {
             let connection = accept(listener, nil, nil)
             close(listener)

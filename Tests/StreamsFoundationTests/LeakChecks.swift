@@ -148,9 +148,13 @@ enum FoundationLeakCheckEnding: CaseIterable, Sendable, CustomStringConvertible 
             _ = request.waitUntilDisconnected(timeout: .seconds(10))
             return .text("too late", status: 200)
         }
-        let url = server.baseURL.appendingPathComponent("slow")
-        if ending == .complete { server.stop() }  // refused: the task fails at once
-        defer { server.stop() }
+        // Completing: a port that refuses, so the task fails at once.
+        let refusing = ending == .complete ? try RefusingPort() : nil
+        let url = (refusing?.baseURL ?? server.baseURL).appendingPathComponent("slow")
+        defer {
+            server.stop()
+            withExtendedLifetime(refusing) {}
+        }
         let session = URLSession(configuration: .ephemeral)
         let tracker = LeakTracker()
         do {

@@ -73,12 +73,12 @@ import Testing
     }
 
     @Test func aRefusedDataTaskFailsWithAURLError() async throws {
-        let server = try LoopbackHTTPServer()
-        let url = server.baseURL
-        server.stop()
-        let recorder = URLSession(configuration: .ephemeral).dataTaskPublisher(for: url).record()
-        #expect(await server.wait(timeout: .seconds(20)) { _ in recorder.failure != nil })
+        let refusing = try RefusingPort()
+        let recorder = URLSession(configuration: .ephemeral).dataTaskPublisher(for: refusing.baseURL).record()
+        let deadline = ContinuousClock.now + .seconds(20)
+        while recorder.failure == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         #expect(recorder.failure?.code == .cannotConnectToHost)
+        withExtendedLifetime(refusing) {}  // the port stays taken until the task has failed
     }
 
     @Test func aRunLoopRunsScheduledActionsOnItsThreadInDeadlineOrder() {
