@@ -45,7 +45,7 @@ extension Session {
             awaitAnswer(to: ":fetch", \.awaitingFetch)
             currentViewModels.counter.fetch()
         case .count:
-            let count = withState { $0.counter?.count } ?? featureStore.snapshot.fetchCount
+            let count = currentViewModels.counter.state.currentValue?.count ?? featureStore.snapshot.fetchCount
             emit([.output(Renderer.count(count))])
         case .reset:
             currentViewModels.counter.reset()
@@ -218,11 +218,9 @@ extension Session {
 
     private func showPrices(filter: String?, reload: Bool) {
         let set = currentViewModels
-        let current = withState { state -> PriceListState? in
-            state.pricesFilter = filter
-            return state.prices
-        }
-        if !reload, let current, !current.isRefreshing {
+        withState { $0.pricesFilter = filter }
+        // Loaded already (subscribed): the list as it is now, read from the stream (which replays it).
+        if !reload, isSubscribedToPrices, let current = set.prices.state.currentValue, !current.isRefreshing {
             emit(withState { $0.pricesLines(current) })
             return
         }
@@ -251,9 +249,6 @@ extension Session {
         let (text, sort, brands, models) = withState { state in
             state.search = .idle
             state.printedResults = nil
-            state.counter = nil
-            state.prices = nil
-            state.users = nil
             return (state.typedText, state.sort, state.brands, state.models)
         }
         replaceViewModels(with: set)

@@ -283,8 +283,8 @@ public final class Session: @unchecked Sendable {
         let search = set.search.state.receive(on: scheduler).sink { [weak self] next in
             self?.searchChanged(to: next)
         }
-        let counter = set.counter.state.receive(on: scheduler).sink { [weak self] next in
-            self?.changed { $0.counterChanged(to: next, interactive: $1) }
+        let counter = set.counter.state.withPrevious().receive(on: scheduler).sink { [weak self] change in
+            self?.changed { $0.counterChanged(from: change.previous, to: change.current, interactive: $1) }
         }
         replaceSubscriptions(["search": search, "counter": counter], removing: ["prices", "users"])
     }
@@ -310,6 +310,9 @@ public final class Session: @unchecked Sendable {
         replaceSubscriptions(["users": users], removing: [])
         return true
     }
+
+    /// Whether the price list is subscribed to (so it has loaded, or is loading).
+    var isSubscribedToPrices: Bool { viewModelSubscriptions.withLock { $0["prices"] != nil } }
 
     private func replaceSubscriptions(_ added: [String: AnyCancellable], removing removed: [String]) {
         let replaced = viewModelSubscriptions.withLock { subscriptions -> [AnyCancellable] in

@@ -1,9 +1,15 @@
 import Features
 import Foundation
 
-/// Everything a ``Session`` knows, as a value: the lines waiting, what was typed, the latest output of each
-/// view model and which answers are awaited. Its methods decide what to print; the session runs them under
-/// its lock and prints after releasing it.
+/// Everything a ``Session`` knows, as a value: the lines waiting, what was typed, what the screen shows and
+/// which answers are awaited. Its methods decide what to print; the session runs them under its lock and
+/// prints after releasing it.
+///
+/// It keeps no copy of the view models' state. Each view model's state stream is rendered as it arrives
+/// (with the value before it, for what changed); a command that needs a view model's state reads it from
+/// that stream (`currentValue`, in `StreamReading.swift`). The one state it holds, ``search``, is the
+/// search results the screen shows: the base the next change is printed against, what Enter and a resize
+/// show again, and what `:next` and a product id refer to.
 struct SessionState {
     /// Lines received but not yet run (a command waits until earlier work has settled).
     var pending = LineQueue()
@@ -15,11 +21,9 @@ struct SessionState {
     var sort: ProductSort?
     var brands: Set<String> = []
     var models: Set<String> = []
-    /// The latest outputs of the view models.
+    /// The search state the screen shows: the last one received from the search view model's stream (`.idle`
+    /// before the first, and again after `:source`).
     var search = SearchState.idle
-    var counter: FetchCounterState?
-    var prices: PriceListState?
-    var users: UsersState?
     /// The terminal's width in columns, for the products table (``Renderer/defaultWidth`` when not a terminal,
     /// so piped output is the same everywhere).
     var width = Renderer.defaultWidth
@@ -160,10 +164,12 @@ struct SessionState {
         return a == b
     }
 
-    /// Records a counter state; returns the fetch's result line once an awaited fetch completes.
-    mutating func counterChanged(to next: FetchCounterState, interactive: Bool) -> [OutputLine] {
-        let wasLoading = counter?.isLoading ?? false
-        counter = next
+    /// A counter state arrived after `previous` (`nil`: the first); returns the fetch's result line once an
+    /// awaited fetch completes.
+    mutating func counterChanged(
+        from previous: FetchCounterState?, to next: FetchCounterState, interactive: Bool
+    ) -> [OutputLine] {
+        let wasLoading = previous?.isLoading ?? false
         guard awaitingFetch else { return [] }
         if next.isLoading { return interactive && !wasLoading ? [.output(Renderer.fetching)] : [] }
         awaitingFetch = false
@@ -172,9 +178,8 @@ struct SessionState {
         return [.output(Renderer.fetched(next))]
     }
 
-    /// Records a price-list state; returns the list once an awaited refresh completes.
+    /// A price-list state arrived; returns the list once an awaited refresh completes.
     mutating func pricesChanged(to next: PriceListState, interactive: Bool) -> [OutputLine] {
-        prices = next
         guard awaitingPrices else { return [] }
         if next.isRefreshing { return interactive ? [.output(Renderer.loadingPrices)] : [] }
         awaitingPrices = false
@@ -198,9 +203,8 @@ struct SessionState {
         isQuitting ? [] : [.output(message)]
     }
 
-    /// Records a users state; returns the list (or the failure) once an awaited load completes.
+    /// A users state arrived; returns the list (or the failure) once an awaited load completes.
     mutating func usersChanged(to next: UsersState, interactive: Bool) -> [OutputLine] {
-        users = next
         guard awaitingUsers else { return [] }
         switch next {
         case .loading:
