@@ -88,34 +88,56 @@ extension Publishers {
 /// The closures `handleEvents` runs on a request or a cancel, before the link forwards it (see ``StageHooks``).
 /// Guarded by their own lock: a request on any thread reads them while the end of the stream drops them. A
 /// closure runs outside the lock.
+///
+/// The closures sit in a struct of their own and are read under `lock()`/`unlock()`, never passed through a
+/// generic parameter (a tuple in `Locked<…>`, a result of `withLock`): a closure stored as a generic value is
+/// wrapped in a reabstraction thunk, one allocation each time it goes in or comes out.
 @usableFromInline
 struct HandleEventsHooks: StageHooks, @unchecked Sendable {
+    /// The request and cancel closures.
     @usableFromInline
-    typealias Closures = (receiveCancel: (() -> Void)?, receiveRequest: ((Subscribers.Demand) -> Void)?)
+    struct Closures {
+        @usableFromInline
+        var receiveCancel: (() -> Void)?
+        @usableFromInline
+        var receiveRequest: ((Subscribers.Demand) -> Void)?
 
+        @inlinable
+        init(receiveCancel: (() -> Void)?, receiveRequest: ((Subscribers.Demand) -> Void)?) {
+            self.receiveCancel = receiveCancel
+            self.receiveRequest = receiveRequest
+        }
+    }
+
+    /// `nil` once the stream has ended.
     @usableFromInline
     let closures: Locked<Closures?>
 
     @inlinable
     init(receiveCancel: (() -> Void)?, receiveRequest: ((Subscribers.Demand) -> Void)?) {
-        closures = Locked((receiveCancel, receiveRequest))
+        closures = Locked(Closures(receiveCancel: receiveCancel, receiveRequest: receiveRequest))
     }
 
     @inlinable
     func willRequest(_ demand: Subscribers.Demand) {
-        closures.withLock { $0?.receiveRequest }?(demand)
+        closures.lock()
+        let receiveRequest = closures.state?.receiveRequest
+        closures.unlock()
+        receiveRequest?(demand)
     }
     @inlinable
     func willCancel() {
-        closures.withLock { $0?.receiveCancel }?()
+        closures.lock()
+        let receiveCancel = closures.state?.receiveCancel
+        closures.unlock()
+        receiveCancel?()
     }
     @inlinable
     func release() {
-        let released = closures.withLock { closures in
-            let taken = closures
-            closures = nil
-            return taken
-        }
+        closures.lock()
+        let released = closures.state
+        closures.state = nil
+        closures.unlock()
         _ = released  // destroyed here, outside the lock
     }
 }
