@@ -5,7 +5,7 @@
 /// `@Sendable` closure may not capture it, because its generic metatypes are not known to be sendable. So the
 /// operator forms the action in its own specialised code, as a plain closure over the subscription, and schedules it
 /// with these methods, which type it `@Sendable` without a check (`@Sendable` adds no runtime representation: this
-/// is a reinterpretation, with no allocation beyond the closure's own context).
+/// is a reinterpretation, with no allocation beyond the closure's own context; see ``assumingSendable(_:)``).
 ///
 /// - Soundness: only for actions whose captures guard their own state. The subscriptions that schedule are
 ///   `@unchecked Sendable` classes whose state is under their `Lock`, and the other captures are plain values (a
@@ -40,7 +40,28 @@ extension Scheduler {
 
 /// `action`, typed `@Sendable` without a check: sound only under the rule of ``Scheduler/scheduleAction(_:)``
 /// (its captures guard their own state).
+///
+/// The closure crosses `unsafeBitCast` inside a struct: passed to it bare, as a generic value, it would be wrapped in
+/// a reabstraction thunk on the way in and another on the way out, two allocations per scheduled action. A struct
+/// keeps its layout whatever it is passed as.
 @inlinable
 func assumingSendable(_ action: @escaping () -> Void) -> @Sendable () -> Void {
-    unsafeBitCast(action, to: (@Sendable () -> Void).self)
+    unsafeBitCast(PlainAction(action), to: SendableAction.self).run
+}
+
+/// A closure, for ``assumingSendable(_:)``: the same layout as ``SendableAction``.
+@usableFromInline
+struct PlainAction {
+    @usableFromInline
+    let run: () -> Void
+
+    @inlinable
+    init(_ run: @escaping () -> Void) { self.run = run }
+}
+
+/// A `@Sendable` closure, for ``assumingSendable(_:)``: the same layout as ``PlainAction``.
+@usableFromInline
+struct SendableAction {
+    @usableFromInline
+    let run: @Sendable () -> Void
 }
