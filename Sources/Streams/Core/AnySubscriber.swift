@@ -86,7 +86,8 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
 
 /// What an ``AnySubscriber`` calls for a subscription or a completion (values go through its closure): a subclass
 /// per kind of wrapped thing. A class, so that erasing a subscriber costs one object, not a closure context per
-/// event holding a copy of it.
+/// event holding a copy of it. Sendable because it is immutable (an invariant of every subclass: `let`s only);
+/// what it wraps is as safe to call from any thread as it is itself, as with the closures it replaced.
 @usableFromInline
 class AnySubscriberBox<Input, Failure: Error>: @unchecked Sendable {
     @inlinable
