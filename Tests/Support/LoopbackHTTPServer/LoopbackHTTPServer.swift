@@ -33,29 +33,13 @@ public final class LoopbackHTTPServer: Sendable {
 
     /// Binds 127.0.0.1 on a free port and starts accepting.
     public init() throws {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw ServerError("socket", errno) }
-        var yes: Int32 = 1
-        setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0, listen(socket, 128) == 0 else {
+        let (socket, port) = try bindLoopbackSocket(reusingAddress: true)
+        guard listen(socket, 128) == 0 else {
             let code = errno
             close(socket)
-            throw ServerError("bind/listen", code)
+            throw ServerError("listen", code)
         }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
-        }
-        port = UInt16(bigEndian: address.sin_port)
+        self.port = port
         baseURL = URL(string: "http://127.0.0.1:\(port)")!
         listener = socket
         shared = Shared()
@@ -157,4 +141,33 @@ public struct ServerError: Error, CustomStringConvertible {
     public let description: String
 
     init(_ call: String, _ code: Int32) { description = "\(call) failed: \(String(cString: strerror(code)))" }
+}
+
+/// A TCP socket bound to a free port on 127.0.0.1 (the system picks it), and that port; not listening yet.
+func bindLoopbackSocket(reusingAddress: Bool) throws -> (socket: Int32, port: UInt16) {
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard socket >= 0 else { throw ServerError("socket", errno) }
+    if reusingAddress {
+        var yes: Int32 = 1
+        setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+    }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = 0
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+    }
+    guard bound == 0 else {
+        let code = errno
+        close(socket)
+        throw ServerError("bind", code)
+    }
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
+    }
+    return (socket, UInt16(bigEndian: address.sin_port))
 }

@@ -26,29 +26,11 @@ public final class RefusingPort: Sendable {
 
     /// Takes a free port on 127.0.0.1.
     public init() throws {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { throw ServerError("socket", errno) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0 else {
-            let code = errno
+        (socket, port) = try bindLoopbackSocket(reusingAddress: false)
+        guard let url = URL(string: "http://127.0.0.1:\(port)") else {
             close(socket)
-            throw ServerError("bind", code)
+            throw ServerError("URL", EINVAL)
         }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
-        }
-        self.socket = socket
-        port = UInt16(bigEndian: address.sin_port)
-        guard let url = URL(string: "http://127.0.0.1:\(port)") else { throw ServerError("URL", EINVAL) }
         baseURL = url
     }
 
