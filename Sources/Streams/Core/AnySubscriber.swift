@@ -43,8 +43,8 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     public init<S: Subject>(_ subject: S) where S.Output == Input, S.Failure == Failure {
         combineIdentifier = CombineIdentifier()
         box = ClosureSubscriberBox(
-            receiveSubscription: { subject.send(subscription: $0) }, receiveCompletion: { subject.send(completion: $0) },
-            description: "Subject")
+            receiveSubscription: { subject.send(subscription: $0) },
+            receiveCompletion: { subject.send(completion: $0) }, description: "Subject")
         receiveValueBody = {
             subject.send($0)
             return .none
