@@ -58,11 +58,14 @@ import Testing
         #expect(recorder.isFinished)
     }
 
+    /// A catalogue of one car answering 100 ms late on `scheduler`.
+    private static func slowCatalog(on scheduler: TestScheduler) -> LocalProductCatalog {
+        LocalProductCatalog(products: [car("1", "Ford", "Focus")], latency: .milliseconds(100), scheduler: scheduler)
+    }
+
     @Test func withALatencyThePageArrivesThatMuchLaterOnTheScheduler() {
         let scheduler = TestScheduler()
-        let catalog = LocalProductCatalog(
-            products: [Self.car("1", "Ford", "Focus")], latency: .milliseconds(100), scheduler: scheduler)
-        let recorder = catalog.page(for: ProductQuery()).record(on: scheduler)
+        let recorder = Self.slowCatalog(on: scheduler).page(for: ProductQuery()).record(on: scheduler)
         scheduler.advance(by: .milliseconds(99))
         #expect(recorder.values.isEmpty)
         scheduler.advance(by: .milliseconds(1))
@@ -72,9 +75,7 @@ import Testing
 
     @Test func cancellingBeforeTheLatencyPublishesNothing() {
         let scheduler = TestScheduler()
-        let catalog = LocalProductCatalog(
-            products: [Self.car("1", "Ford", "Focus")], latency: .milliseconds(100), scheduler: scheduler)
-        let recorder = catalog.page(for: ProductQuery()).record(on: scheduler)
+        let recorder = Self.slowCatalog(on: scheduler).page(for: ProductQuery()).record(on: scheduler)
         scheduler.advance(by: .milliseconds(50))
         recorder.cancel()
         scheduler.advance(by: .seconds(1))

@@ -216,23 +216,12 @@ private final class RawServer: Sendable {
 
     init(answer: String) throws {
         // Its own port, picked by the system (not a stopped server's: another test's server may take that).
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0, listen(listener, 4) == 0 else {
+        let (listener, port) = try bindLoopbackSocket(reusingAddress: false)
+        guard listen(listener, 4) == 0 else {
             close(listener)
             throw URLError(.cannotConnectToHost)
         }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
-        }
-        guard let url = URL(string: "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))") else {
+        guard let url = URL(string: "http://127.0.0.1:\(port)") else {
             close(listener)
             throw URLError(.badURL)
         }

@@ -143,8 +143,9 @@ public struct ServerError: Error, CustomStringConvertible {
     init(_ call: String, _ code: Int32) { description = "\(call) failed: \(String(cString: strerror(code)))" }
 }
 
-/// A TCP socket bound to a free port on 127.0.0.1 (the system picks it), and that port; not listening yet.
-func bindLoopbackSocket(reusingAddress: Bool) throws -> (socket: Int32, port: UInt16) {
+/// A TCP socket bound to a free port on 127.0.0.1 (the system picks it), and that port; not listening yet. The
+/// caller owns the socket (and closes it).
+public func bindLoopbackSocket(reusingAddress: Bool) throws -> (socket: Int32, port: UInt16) {
     let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard socket >= 0 else { throw ServerError("socket", errno) }
     if reusingAddress {
