@@ -97,8 +97,11 @@ func loopbackClient(_ transport: LoopbackTransport, interceptors: [any RequestIn
     @Test(arguments: LoopbackTransport.allCases) func aSlowResponseHitsTheEndpointTimeout(_ transport: LoopbackTransport) async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
+        // The handler watches for the hang-up for 10 s: it returns as soon as the client hangs up, and a connection
+        // thread starved for a second or two on a loaded 2-core machine must not run out its watch before it looks
+        // (CI once saw no hang-up counted with a 2 s watch).
         server.route("GET", "/slow") { request in
-            _ = request.waitUntilDisconnected(timeout: .seconds(2))
+            _ = request.waitUntilDisconnected(timeout: .seconds(10))
             return .json("[]")
         }
         let started = ContinuousClock.now
@@ -108,10 +111,10 @@ func loopbackClient(_ transport: LoopbackTransport, interceptors: [any RequestIn
         }
         guard case .timeout = error else { return fail("got \(String(describing: error))") }
         #expect(ContinuousClock.now - started >= .milliseconds(300))
-        // The client hung up before the handler's 2 s were over: it was the deadline, not the response.
+        // The client hung up before the handler's 10 s were over: it was the deadline, not the response.
         // (On a heavily loaded machine the request may not even have reached the server in 300 ms.) Checked for
         // SocketTransport only: FoundationNetworking does not reliably stop a cancelled transfer (documented on
-        // URLSessionTransport); when its cancel is late, the 2 s answer arrives and libcurl keeps the connection
+        // URLSessionTransport); when its cancel is late, the answer arrives and libcurl keeps the connection
         // in its pool, so no hang-up ever comes (seen once in a release run on a loaded machine).
         if transport == .socket, server.requestCount("/slow") == 1 {
             #expect(await server.wait(timeout: .seconds(20)) { $0.disconnectCount == 1 })
