@@ -180,4 +180,69 @@ import Testing
         responses["ab"]?.send("result ab")
         #expect(recorder.values == ["result ab"])
     }
+
+    @Test func switchToLatestForwardsEachLaterRequestToTheCurrentInnerAsIs() {
+        let outer = PassthroughSubject<Inner, TestFailure>()
+        let inner = Inner()
+        let recorder = outer.switchToLatest().record(demand: .max(1))
+        outer.send(inner)
+        recorder.request(.max(5))
+        recorder.request(.unlimited)
+        #expect(inner.requests == [.max(1), .max(5), .unlimited])  // never split into single requests
+    }
+
+    @Test func switchToLatestAsksANewInnerForNothingWhileNoDemandIsOutstanding() {
+        let outer = PassthroughSubject<Inner, TestFailure>()
+        let first = Inner()
+        let second = Inner()
+        let recorder = outer.switchToLatest().record(demand: .max(1))
+        outer.send(first)
+        first.send(1)
+        outer.send(second)
+        #expect(second.requests.isEmpty)
+        recorder.request(.max(2))
+        #expect(second.requests == [.max(2)])
+        second.send(2)
+        #expect(recorder.values == [1, 2])
+    }
+
+    @Test func switchToLatestOverSynchronousInnersDeliversWithinDemandAndFinishesAfterTheLast() {
+        let outer = PassthroughSubject<Just<Int>, Never>()
+        let recorder = outer.switchToLatest().record(demand: .max(2))
+        outer.send(Just(1))
+        outer.send(Just(2))
+        outer.send(Just(3))  // no demand left: waits
+        #expect(recorder.values == [1, 2])
+        recorder.request(.max(1))
+        #expect(recorder.values == [1, 2, 3])
+        outer.send(Just(4))  // no demand left, then replaced before any came
+        outer.send(Just(5))
+        outer.send(completion: .finished)
+        #expect(recorder.completion == nil)
+        recorder.request(.max(1))
+        #expect(recorder.values == [1, 2, 3, 5])
+        #expect(recorder.completion == .finished)
+    }
+
+    @Test func switchToLatestOverManySynchronousInnersWithUnlimitedDemandDeliversEveryValue() {
+        let outer = PassthroughSubject<Just<Int>, Never>()
+        let recorder = outer.switchToLatest().record()
+        for value in 0..<100 { outer.send(Just(value)) }
+        outer.send(completion: .finished)
+        #expect(recorder.values == Array(0..<100))
+        #expect(recorder.completion == .finished)
+    }
+
+    @Test func switchToLatestFailureOfAReplacedInnerIsIgnored() {
+        let outer = PassthroughSubject<Inner, TestFailure>()
+        let first = Inner()
+        let second = Inner()
+        let recorder = outer.switchToLatest().record()
+        outer.send(first)
+        outer.send(second)
+        first.send(completion: .failure(.boom))
+        second.send(1)
+        #expect(recorder.values == [1])
+        #expect(recorder.completion == nil)
+    }
 }
