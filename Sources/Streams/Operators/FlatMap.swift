@@ -75,10 +75,6 @@ extension Publishers {
             @usableFromInline
             @exclusivity(unchecked)
             var transform: ((Upstream.Output) -> NewPublisher)?
-            /// Guarded by the lock.
-            @usableFromInline
-            @exclusivity(unchecked)
-            var hasUpstream = false
 
             @inlinable
             init(
@@ -107,17 +103,7 @@ extension Publishers {
 
             @inlinable
             func receive(subscription: any Subscription) {
-                lock.lock()
-                guard !hasUpstream, !isTerminal, let downstream else {
-                    lock.unlock()
-                    subscription.cancel()
-                    return
-                }
-                hasUpstream = true
-                upstream = subscription
-                lock.unlock()
-                downstream.value.receive(subscription: self)
-                if maxPublishers > .none { subscription.request(maxPublishers) }
+                upstreamReceived(subscription: subscription, initialDemand: maxPublishers)
             }
 
             @inlinable
@@ -134,17 +120,7 @@ extension Publishers {
 
             @inlinable
             func receive(completion: Subscribers.Completion<Failure>) {
-                lock.lock()
-                guard !isTerminal, !sourcesDone else { return lock.unlock() }
-                switch completion {
-                case .finished:
-                    sourcesDone = true
-                    upstream = nil
-                    finishIfDoneLocked()
-                case .failure(let error):
-                    upstream = nil
-                    failLocked(error)
-                }
+                upstreamReceived(completion: completion)
             }
         }
     }

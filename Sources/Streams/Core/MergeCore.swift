@@ -1,9 +1,15 @@
-/// The engine shared by `flatMap` and `merge`: many sources, one downstream.
+/// The engine shared by `merge`, `flatMap` and `switchToLatest`: many sources, one downstream.
 ///
 /// Every source is subscribed through a ``MergeSide``; all state lives under one lock.
-/// - Demand: while the downstream's demand is bounded, each side is asked for one value at a time
-///   (one more after its previous value was delivered), so at most one value per side waits in
-///   `buffer`; once the downstream asks for `.unlimited`, every side is asked for `.unlimited`.
+/// - Demand, in one of two ways (`forwardsDemand`, fixed at `init`):
+///   - `merge`, `flatMap`: while the downstream's demand is bounded, each side is asked for one value
+///     at a time (one more after its previous value was delivered), so at most one value per side waits
+///     in `buffer`; once the downstream asks for `.unlimited`, every side is asked for `.unlimited`.
+///   - `switchToLatest`: one live side at a time (``replaceSideLocked()`` unlinks the previous one and
+///     drops its buffered values). It is asked for the downstream's outstanding demand when it
+///     subscribes, and every later request (or demand returned from `receive(_:)`) is passed on to it
+///     as is. Invariant while demand is bounded: the live side's outstanding request plus the values
+///     buffered from it equals `demand`.
 /// - Serial delivery: the thread that finds the engine idle becomes the deliverer (`isDelivering`)
 ///   and drains the buffer; a value that arrives meanwhile (from another thread, or re-entrantly from
 ///   inside the downstream's `receive(_:)`) is only buffered. No lock is held while calling out.
@@ -35,6 +41,9 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     // unspecialised code.
     @usableFromInline
     let lock = Lock()
+    /// `switchToLatest`'s demand (see the type's notes) rather than one value at a time per side. Immutable.
+    @usableFromInline
+    let forwardsDemand: Bool
     /// The subscriber, boxed so that the deliverer (whoever set `isDelivering`) calls it without retaining
     /// it: while a delivery is under way the box is not released (see `retiredDownstream`). Guarded by `lock`.
     @usableFromInline
@@ -76,10 +85,14 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     @usableFromInline
     @exclusivity(unchecked)
     final var firstSide: Side?
-    /// The upstream of sources (flatMap's upstream); `nil` for merge. Guarded by `lock`.
+    /// The upstream of sources (flatMap's and switchToLatest's upstream); `nil` for merge. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     final var upstream: (any Subscription)?
+    /// The upstream's subscription arrived (a second one is cancelled). Guarded by `lock`.
+    @usableFromInline
+    @exclusivity(unchecked)
+    final var hasUpstream = false
     /// No more sources will be added. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
@@ -97,21 +110,22 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     @usableFromInline
     @exclusivity(unchecked)
     final var replenishes = false
-    /// flatMap: the side linked last, kept so that the next source can reuse it once it has finished and
+    /// flatMap, switchToLatest: the side linked last, kept so that the next source can reuse it once it has finished and
     /// nothing else references it (a `Just`, a sequence, any source that completed before the next value):
     /// one allocation less per such source. Cleared when the engine ends (the side refers back to the
     /// engine). Always `nil` for merge, whose sides are linked once. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     final var recentSide: Side?
-    /// Whether `linkSideLocked` keeps and reuses `recentSide`. Set by flatMap's `init`; guarded by `lock`.
+    /// Whether `linkSideLocked` keeps and reuses `recentSide`. Set by the subclass's `init`; guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     final var reusesSides = false
 
     @inlinable
-    init(downstream: Downstream) {
+    init(downstream: Downstream, forwardsDemand: Bool = false) {
         self.downstream = DownstreamBox(downstream)
+        self.forwardsDemand = forwardsDemand
     }
 
     @inlinable
@@ -153,6 +167,28 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
         return side
     }
 
+    /// switchToLatest: unlinks the live side, if any, drops the values buffered from it, and links a new side.
+    /// Returns the new side (`nil` once the engine has ended), the replaced side's subscription to cancel and
+    /// the dropped values to release, both outside the lock. Lock held.
+    @inlinable
+    final func replaceSideLocked() -> (side: Side?, replaced: (any Subscription)?, dropped: [Entry]) {
+        guard !isTerminal, downstream != nil else { return (nil, nil, []) }
+        var replaced: (any Subscription)? = nil
+        if let current = firstSide {
+            if current.hasSubscription { replaced = current.subscription }
+            unlinkLocked(current)
+        }
+        let dropped = takeBufferLocked()
+        return (linkSideLocked(), replaced, dropped)
+    }
+
+    /// switchToLatest: the live side's subscription, to pass demand on to. Lock held.
+    @inlinable
+    final func liveSubscriptionLocked() -> (any Subscription)? {
+        guard let side = firstSide, side.hasSubscription else { return nil }
+        return side.subscription
+    }
+
     /// Removes `side` from the live list. Lock held.
     @inlinable
     final func unlinkLocked(_ side: Side) {
@@ -190,9 +226,9 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
             return
         }
         side.store(subscription)
-        let initial: Subscribers.Demand = sidesUnlimited ? .unlimited : .max(1)
+        let initial: Subscribers.Demand = forwardsDemand ? demand : sidesUnlimited ? .unlimited : .max(1)
         lock.unlock()
-        subscription.request(initial)
+        if initial > .none { subscription.request(initial) }
     }
 
     @inlinable
@@ -222,6 +258,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
         let more = box._withUnsafeGuaranteedRef { $0.value.receive(value) }
         lock.lock()
         addDemandLocked(more)
+        if forwardsDemand { return forwardReturnedDemandLocked(more, deliveredFrom: side) }
         if bufferHead == buffer.count && pendingCompletion == nil && !wideningDue && !sourcesDone && !isTerminal {
             isDelivering = false  // nothing arrived meanwhile and nothing is due: the drain would only do this
             lock.unlock()
@@ -252,6 +289,53 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     @inlinable
     func replenishingUpstreamLocked() -> (any Subscription)? { nil }
 
+    /// switchToLatest, after `side` delivered directly: the demand the downstream returned goes to `side` as its
+    /// return value if it is still live, or else to the side that replaced it meanwhile (re-entrantly or from
+    /// another thread). Lock held on entry, released on return.
+    @inlinable
+    final func forwardReturnedDemandLocked(_ more: Subscribers.Demand, deliveredFrom side: Side) -> Subscribers.Demand {
+        // `side` cannot have been reused meanwhile: its caller holds it, so it is not uniquely referenced.
+        let isLive = side.isLive
+        let forward = isLive || more == .none ? nil : liveSubscriptionLocked()
+        drainLocked()
+        forward?.request(more)
+        return isLive ? more : .none
+    }
+
+    // MARK: Upstream of sources (flatMap, switchToLatest)
+
+    /// The upstream's subscription arrived: hands the downstream this subscription, then asks the upstream for
+    /// `initialDemand`. A second subscription, or one after the end, is cancelled.
+    @inlinable
+    final func upstreamReceived(subscription: any Subscription, initialDemand: Subscribers.Demand) {
+        lock.lock()
+        guard !hasUpstream, !isTerminal, let downstream else {
+            lock.unlock()
+            subscription.cancel()
+            return
+        }
+        hasUpstream = true
+        upstream = subscription
+        lock.unlock()
+        downstream.value.receive(subscription: self)
+        if initialDemand > .none { subscription.request(initialDemand) }
+    }
+
+    /// The upstream completed: no more sources come; a failure ends everything at once.
+    @inlinable
+    final func upstreamReceived(completion: Subscribers.Completion<Failure>) {
+        lock.lock()
+        guard !isTerminal, !sourcesDone else { return lock.unlock() }
+        upstream = nil
+        switch completion {
+        case .finished:
+            sourcesDone = true
+            finishIfDoneLocked()
+        case .failure(let error):
+            failLocked(error)
+        }
+    }
+
     // MARK: Downstream
 
     @inlinable
@@ -260,9 +344,15 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
         lock.lock()
         guard !isTerminal, downstream != nil else { return lock.unlock() }
         addDemandLocked(more)
-        if isDelivering { return lock.unlock() }
-        isDelivering = true
-        drainLocked()
+        // switchToLatest passes the request on to the live side, after the buffer got its share.
+        let forward = forwardsDemand ? liveSubscriptionLocked() : nil
+        if isDelivering {
+            lock.unlock()
+        } else {
+            isDelivering = true
+            drainLocked()
+        }
+        forward?.request(more)
     }
 
     @inlinable
@@ -293,7 +383,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     final func addDemandLocked(_ more: Subscribers.Demand) {
         guard more > .none else { return }
         demand += more
-        if demand == .unlimited && !sidesUnlimited {
+        if demand == .unlimited && !sidesUnlimited && !forwardsDemand {
             sidesUnlimited = true
             wideningDue = true
         }
@@ -373,7 +463,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
                 }
                 if demand != .unlimited { demand -= 1 }
                 // A buffered side was left with no outstanding request: ask it for the next value.
-                let refills = !sidesUnlimited && entry.side.hasSubscription
+                let refills = !sidesUnlimited && !forwardsDemand && entry.side.hasSubscription
                 let refill = refills ? entry.side.subscription : NoSubscription()
                 lock.unlock()
                 // The box is alive: this thread is the deliverer, so a `cancel` meanwhile parks it in
@@ -382,6 +472,11 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
                 if refills { refill.request(.max(1)) }
                 lock.lock()
                 addDemandLocked(more)
+                if forwardsDemand, more > .none, let live = liveSubscriptionLocked() {
+                    lock.unlock()
+                    live.request(more)
+                    lock.lock()
+                }
                 continue
             }
             if !isTerminal && sourcesDone && firstSide == nil && bufferHead == buffer.count {
