@@ -594,6 +594,47 @@ extension ConcurrencyStressTests {
         c.cancel()
     }
 
+    /// `switchToLatest` with bounded demand: the outer switches on one thread, inners send from others and the
+    /// subscriber asks for one value at a time from yet another. Nothing arrives beyond what was asked for, and
+    /// demand left over when the racing stops is carried to the current inner.
+    @Test func switchToLatestWithBoundedDemandRequestedFromAnotherThread() {
+        let outer = PassthroughSubject<Int, Never>()
+        let inners = (0..<Self.threads).map { _ in PassthroughSubject<Int, Never>() }
+        let counter = UnsynchronizedCounter()
+        var received: (any Subscription)?
+        outer.map { inners[$0] }.switchToLatest().subscribe(
+            AnySubscriber(
+                receiveSubscription: { received = $0 },
+                receiveValue: { value in
+                    counter.count += 1
+                    counter.sum += value
+                    return .none
+                }))
+        /// A subscription is safe to call from any thread: that is what this test checks.
+        struct Handed: @unchecked Sendable { let subscription: any Subscription }
+        guard let subscription = received.map(Handed.init) else {
+            Issue.record("switchToLatest handed no subscription")
+            return
+        }
+        outer.send(1)
+        let requests = Self.perThread
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+            switch thread {
+            case 0: for round in 0..<Self.perThread { outer.send(1 + round % (Self.threads - 1)) }
+            case Self.threads - 1: for _ in 0..<requests { subscription.subscription.request(.max(1)) }
+            default: for _ in 0..<Self.perThread { inners[thread].send(1) }
+            }
+        }
+        #expect(counter.count <= requests)
+        #expect(counter.sum == counter.count)
+        let current = 1 + (Self.perThread - 1) % (Self.threads - 1)
+        let before = counter.count
+        let left = requests - before
+        for _ in 0..<(left + 5) { inners[current].send(1) }  // the rest of the demand, then 5 beyond it
+        #expect(counter.count == requests)
+        subscription.subscription.cancel()
+    }
+
     /// `ReplaySubject`: sends from many threads while subscribers come and go. A steady subscriber gets every value
     /// exactly once; every subscriber, replayed or live, sees each sender's values in order with none twice.
     @Test func replaySubjectServesSubscribersThatComeAndGoWhileOthersSend() {

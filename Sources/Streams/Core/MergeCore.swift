@@ -168,17 +168,21 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     }
 
     /// switchToLatest: unlinks the live side, if any, drops the values buffered from it, and links a new side.
-    /// Returns the new side (`nil` once the engine has ended), the replaced side's subscription to cancel and
-    /// the dropped values to release, both outside the lock. Lock held.
+    /// Returns the new side (`nil` once the engine has ended), the replaced side's subscription to cancel (the
+    /// placeholder if there was none: not an `Optional`, see ``MergeSide/subscription``) and the dropped values
+    /// to release, both outside the lock. Lock held.
     @inlinable
-    final func replaceSideLocked() -> (side: Side?, replaced: (any Subscription)?, dropped: [Entry]) {
-        guard !isTerminal, downstream != nil else { return (nil, nil, []) }
-        var replaced: (any Subscription)? = nil
+    final func replaceSideLocked() -> (side: Side?, replaced: any Subscription, dropped: [Entry]) {
+        guard !isTerminal, downstream != nil else { return (nil, NoSubscription(), []) }
+        var replaced: any Subscription = NoSubscription()
         if let current = firstSide {
-            if current.hasSubscription { replaced = current.subscription }
+            if current.hasSubscription {
+                current.hasSubscription = false
+                replaced = NoSubscription.take(&current.subscription)
+            }
             unlinkLocked(current)
         }
-        let dropped = takeBufferLocked()
+        let dropped = bufferHead < buffer.count ? takeBufferLocked() : []
         return (linkSideLocked(), replaced, dropped)
     }
 
@@ -295,11 +299,15 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     @inlinable
     final func forwardReturnedDemandLocked(_ more: Subscribers.Demand, deliveredFrom side: Side) -> Subscribers.Demand {
         // `side` cannot have been reused meanwhile: its caller holds it, so it is not uniquely referenced.
-        let isLive = side.isLive
-        let forward = isLive || more == .none ? nil : liveSubscriptionLocked()
+        if side.isLive || more == .none {
+            let isLive = side.isLive
+            drainLocked()
+            return isLive ? more : .none
+        }
+        let forward = liveSubscriptionLocked()
         drainLocked()
         forward?.request(more)
-        return isLive ? more : .none
+        return .none
     }
 
     // MARK: Upstream of sources (flatMap, switchToLatest)
@@ -344,8 +352,17 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
         lock.lock()
         guard !isTerminal, downstream != nil else { return lock.unlock() }
         addDemandLocked(more)
-        // switchToLatest passes the request on to the live side, after the buffer got its share.
-        let forward = forwardsDemand ? liveSubscriptionLocked() : nil
+        if forwardsDemand { return requestForwardingLocked(more) }
+        if isDelivering { return lock.unlock() }
+        isDelivering = true
+        drainLocked()
+    }
+
+    /// switchToLatest: passes the request on to the live side, after the buffer got its share. Lock held on
+    /// entry, released on return.
+    @inlinable
+    final func requestForwardingLocked(_ more: Subscribers.Demand) {
+        let forward = liveSubscriptionLocked()
         if isDelivering {
             lock.unlock()
         } else {
