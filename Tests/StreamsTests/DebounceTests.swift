@@ -243,8 +243,8 @@ import Testing
             return
         }
         let probe = TimingProbe<Int, Never>()
-        #expect(machine.started(probe, generation: generation) == nil)
-        #expect(machine.cancelled() != nil)
+        #expect(machine.started(probe, generation: generation).isEmpty)
+        #expect(!machine.cancelled().isEmpty)
         #expect(machine.pending == nil)
         guard case .none = machine.received(2), case .none = machine.completed(.finished) else {
             Issue.record("acted after cancel")

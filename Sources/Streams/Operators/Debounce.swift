@@ -80,7 +80,7 @@ package struct DebounceStateMachine<Output, Failure: Error> {
         /// Nothing (the subscription has ended).
         case none
         /// Cancel `cancelling` (the previous timer) and start a timer for `generation`.
-        case startTimer(generation: UInt64, cancelling: (any Cancellable)?)
+        case startTimer(generation: UInt64, cancelling: ScheduledHandle)
     }
 
     /// What to do when a timer fires or the scheduled completion runs.
@@ -108,7 +108,7 @@ package struct DebounceStateMachine<Output, Failure: Error> {
     package internal(set) var demand = Subscribers.Demand.none
     /// The live timer or scheduled completion, cancelled when superseded.
     @usableFromInline
-    var timer: (any Cancellable)?
+    var timer = ScheduledHandle()
 
     /// A state machine waiting for values.
     @inlinable
@@ -120,21 +120,19 @@ package struct DebounceStateMachine<Output, Failure: Error> {
         guard case .running = phase else { return .none }
         pending = value
         generation &+= 1
-        defer { timer = nil }
-        return .startTimer(generation: generation, cancelling: timer)
+        return .startTimer(generation: generation, cancelling: timer.take())
     }
 
-    /// Keeps the handle of the timer (or completion action) started for `generation`; returns it when
-    /// it is already stale, for the caller to cancel.
+    /// Keeps the handle of the timer (or completion action) started for `generation`. Returns what the caller
+    /// must cancel: the handle itself when it is already stale, otherwise none.
     @inlinable
-    package mutating func started(_ handle: any Cancellable, generation: UInt64) -> (any Cancellable)? {
+    package mutating func started(_ handle: any Cancellable, generation: UInt64) -> ScheduledHandle {
         switch phase {
         case .running where generation == self.generation && pending != nil,
             .completing where generation == self.generation:
-            timer = handle
-            return nil
+            return timer.store(handle)
         default:
-            return handle
+            return ScheduledHandle(handle)
         }
     }
 
@@ -143,7 +141,7 @@ package struct DebounceStateMachine<Output, Failure: Error> {
     package mutating func timerFired(generation: UInt64) -> EmitAction {
         guard case .running = phase, generation == self.generation, let value = pending else { return .none }
         pending = nil
-        timer = nil
+        _ = timer.take()
         return take(value)
     }
 
@@ -168,8 +166,7 @@ package struct DebounceStateMachine<Output, Failure: Error> {
         if case .failure = completion { pending = nil }
         phase = .completing(completion)
         generation &+= 1
-        defer { timer = nil }
-        return .startTimer(generation: generation, cancelling: timer)
+        return .startTimer(generation: generation, cancelling: timer.take())
     }
 
     /// The scheduled completion runs: first the pending value (if wanted), then the completion. Call
@@ -183,17 +180,16 @@ package struct DebounceStateMachine<Output, Failure: Error> {
             if case .deliver = action { return action }
         }
         phase = .terminated
-        timer = nil
+        _ = timer.take()
         return .complete(completion)
     }
 
     /// The downstream cancelled: returns the timer to cancel.
     @inlinable
-    package mutating func cancelled() -> (any Cancellable)? {
+    package mutating func cancelled() -> ScheduledHandle {
         phase = .terminated
         pending = nil
-        defer { timer = nil }
-        return timer
+        return timer.take()
     }
 
     /// Spends one demand on `value`, or drops it when there is none.
@@ -252,7 +248,7 @@ final class DebounceInner<Downstream: Subscriber>: Subscriber, Subscription, Cus
     func receive(_ input: Input) -> Subscribers.Demand {
         let action = lock.withLock { machine.received(input) }
         if case .startTimer(let generation, let previous) = action {
-            previous?.cancel()
+            previous.cancel()
             start(generation: generation, completes: false, afterDelay: dueTime)
         }
         return .none
@@ -263,7 +259,7 @@ final class DebounceInner<Downstream: Subscriber>: Subscriber, Subscription, Cus
         guard link.finish() else { return }
         let action = lock.withLock { machine.completed(completion) }
         if case .startTimer(let generation, let previous) = action {
-            previous?.cancel()
+            previous.cancel()
             start(generation: generation, completes: true, afterDelay: .zero)
         }
     }
@@ -276,11 +272,11 @@ final class DebounceInner<Downstream: Subscriber>: Subscriber, Subscription, Cus
     @inlinable
     func cancel() {
         link.cancel()
-        let (timer, released) = lock.withLock { () -> ((any Cancellable)?, Downstream?) in
+        let (timer, released) = lock.withLock { () -> (ScheduledHandle, Downstream?) in
             defer { downstream = nil }
             return (machine.cancelled(), downstream)
         }
-        timer?.cancel()
+        timer.cancel()
         _ = released  // destroyed here, outside the lock
     }
 
@@ -293,7 +289,7 @@ final class DebounceInner<Downstream: Subscriber>: Subscriber, Subscription, Cus
         let handle = scheduler.scheduleAction(afterDelay: delay) { [self] in
             if completes { completionDue() } else { timerFired(generation: generation) }
         }
-        lock.withLock { machine.started(handle, generation: generation) }?.cancel()
+        lock.withLock { machine.started(handle, generation: generation) }.cancel()
     }
 
     @inlinable
