@@ -214,7 +214,7 @@ import Testing
             return
         }
         #expect(next == .ms(100))
-        #expect(machine.cancelled() == nil)
+        #expect(machine.cancelled().isEmpty)
         #expect(machine.publicationDue(generation: second, at: .ms(100)) == nil)
     }
 }

@@ -42,6 +42,10 @@ public enum Scenario: String, CaseIterable, Sendable {
     case subscribeCancelStateful = "subscribe-cancel-stateful"
     /// A search box: removeDuplicates → debounce (virtual time) → map to `Just` → switchToLatest.
     case search
+    /// subject → `throttle(latest: true)` (virtual time) → sink: a stream of positions thinned to one per interval.
+    case throttle
+    /// subject → `timeout` (virtual time) → sink, values well within the interval: every value restarts the timer.
+    case timeout
 
     // One operator between a subject and a sink (merge and combineLatest: `merge`, `combine-latest`).
 
@@ -149,7 +153,7 @@ public enum Scenario: String, CaseIterable, Sendable {
         case .sequence: 1_000_000
         case .subscribeCancel: 100_000
         case .shareFanOut: Self.fanOutSubscribers * Self.fanOutValues
-        case .debounce: 1_000_000
+        case .debounce, .throttle, .timeout: 1_000_000
         case .flatMap: 500_000
         case .merge, .combineLatest: 1_000_000
         case .values: 200_000
@@ -193,7 +197,7 @@ public enum Scenario: String, CaseIterable, Sendable {
         case .chain, .sequence, .merge, .combineLatest, .values: "per value"
         case .subscribeCancel, .subscribeCancelStateful: "per subscribe+cancel"
         case .shareFanOut: "per delivery"
-        case .debounce, .search: "per input"
+        case .debounce, .search, .throttle, .timeout: "per input"
         case .tenStages, .chainErased, .stageScan, .stageRemoveDuplicates, .stageHandleEvents, .stagePrefix,
             .stageDropFirst, .stageTryMap, .stageCatch, .stageReplaceError, .tryChain, .last, .count, .containsWhere, .combineLatest4,
             .zip4, .buffer, .depth1, .depth5, .depth10, .depth20:

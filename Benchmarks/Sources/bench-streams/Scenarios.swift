@@ -22,6 +22,8 @@ func runScenarios(_ runner: BenchmarkRunner) async {
     runner.time(.subscribeCancel, subscribeCancel)
     runner.time(.shareFanOut, shareFanOut)
     runner.time(.debounce, debounce)
+    runner.time(.throttle, throttle)
+    runner.time(.timeout, timeout)
     runner.time(.flatMap, flatMap)
     #if BENCH_STREAMS  // OpenCombine 0.14.0 has neither merge nor combineLatest
         runner.time(.merge, merge)
@@ -193,6 +195,40 @@ func shareFanOut(_ count: Int) -> UInt64 {
     for _ in 0..<Scenario.fanOutSubscribers { shared.sink { sum &+= UInt64($0) }.store(in: &cancellables) }
     for value in 0..<(count / Scenario.fanOutSubscribers) { subject.send(value) }
     subject.send(completion: .finished)
+    return sum
+}
+
+/// throttle (10 ms, the latest value) on a virtual-time scheduler, as a view thins a stream of drag positions:
+/// one input per millisecond, so one in ten is published.
+func throttle(_ count: Int) -> UInt64 {
+    let scheduler = VirtualScheduler()
+    let positions = PassthroughSubject<Int, Never>()
+    var sum: UInt64 = 0
+    let cancellable = positions
+        .throttle(for: .milliseconds(10), scheduler: scheduler, latest: true)
+        .sink { sum &+= UInt64($0) }
+    for position in 0..<count {
+        positions.send(position)
+        scheduler.advance(by: .milliseconds(1))
+    }
+    withExtendedLifetime(cancellable) {}
+    return sum
+}
+
+/// timeout (100 ms) on a virtual-time scheduler, as a client watches a stream of heartbeats: one input per
+/// millisecond, so it never fires, and every input restarts the timer.
+func timeout(_ count: Int) -> UInt64 {
+    let scheduler = VirtualScheduler()
+    let heartbeats = PassthroughSubject<Int, Never>()
+    var sum: UInt64 = 0
+    let cancellable = heartbeats
+        .timeout(.milliseconds(100), scheduler: scheduler)
+        .sink { sum &+= UInt64($0) }
+    for beat in 0..<count {
+        heartbeats.send(beat)
+        scheduler.advance(by: .milliseconds(1))
+    }
+    withExtendedLifetime(cancellable) {}
     return sum
 }
 

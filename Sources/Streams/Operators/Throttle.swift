@@ -136,7 +136,7 @@ package struct ThrottleStateMachine<Output, Failure: Error> {
     package internal(set) var demand = Subscribers.Demand.none
     /// The handle of the scheduled publication.
     @usableFromInline
-    var timer: (any Cancellable)?
+    var timer = ScheduledHandle()
 
     /// A state machine with nothing scheduled.
     @inlinable
@@ -176,12 +176,12 @@ package struct ThrottleStateMachine<Output, Failure: Error> {
         return .schedule(generation: generation, at: deadline)
     }
 
-    /// Keeps the handle of the publication `generation`; returns it when already stale.
+    /// Keeps the handle of the publication `generation`. Returns what the caller must cancel: the handle itself
+    /// when it is already stale, otherwise none.
     @inlinable
-    package mutating func publicationScheduled(_ handle: any Cancellable, generation: UInt64) -> (any Cancellable)? {
-        guard !isTerminated, isScheduled, generation == self.generation else { return handle }
-        timer = handle
-        return nil
+    package mutating func publicationScheduled(_ handle: any Cancellable, generation: UInt64) -> ScheduledHandle {
+        guard !isTerminated, isScheduled, generation == self.generation else { return ScheduledHandle(handle) }
+        return timer.store(handle)
     }
 
     /// The publication `generation` is due at `now`: what to deliver (`nil` if stale).
@@ -189,7 +189,7 @@ package struct ThrottleStateMachine<Output, Failure: Error> {
     package mutating func publicationDue(generation: UInt64, at now: SchedulerInstant) -> Publication? {
         guard !isTerminated, isScheduled, generation == self.generation else { return nil }
         isScheduled = false
-        timer = nil
+        _ = timer.take()
         let publication = Publication(value: scheduled, completion: completion)
         if publication.value != nil { lastPublication = now }
         scheduled = nil
@@ -213,14 +213,13 @@ package struct ThrottleStateMachine<Output, Failure: Error> {
 
     /// The downstream cancelled: returns the timer to cancel.
     @inlinable
-    package mutating func cancelled() -> (any Cancellable)? {
+    package mutating func cancelled() -> ScheduledHandle {
         isTerminated = true
         isCancelled = true
         isScheduled = false
         scheduled = nil
         completion = nil
-        defer { timer = nil }
-        return timer
+        return timer.take()
     }
 }
 
@@ -290,11 +289,11 @@ final class ThrottleInner<Downstream: Subscriber>: Subscriber, Subscription, Cus
     @inlinable
     func cancel() {
         link.cancel()
-        let (timer, released) = lock.withLock { () -> ((any Cancellable)?, Downstream?) in
+        let (timer, released) = lock.withLock { () -> (ScheduledHandle, Downstream?) in
             defer { downstream = nil }
             return (machine.cancelled(), downstream)
         }
-        timer?.cancel()
+        timer.cancel()
         _ = released  // destroyed here, outside the lock
     }
 
@@ -304,7 +303,7 @@ final class ThrottleInner<Downstream: Subscriber>: Subscriber, Subscription, Cus
         let handle = scheduler.scheduleAction(after: deadline) { [weak self] in
             self?.publicationDue(generation: generation)
         }
-        lock.withLock { machine.publicationScheduled(handle, generation: generation) }?.cancel()
+        lock.withLock { machine.publicationScheduled(handle, generation: generation) }.cancel()
     }
 
     @inlinable

@@ -97,7 +97,7 @@ final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscription, Time
     var generation: UInt64 = 0
     @usableFromInline
     @exclusivity(unchecked)
-    var timer: (any Cancellable)?
+    var timer = ScheduledHandle()
     @usableFromInline
     @exclusivity(unchecked)
     var customError: (() -> Failure)?
@@ -135,13 +135,13 @@ final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscription, Time
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         guard link.finish() else { return }
-        let (timer, sequence, released) = lock.withLock { () -> ((any Cancellable)?, UInt64?, (() -> Failure)?) in
-            guard isWatching else { return (nil, nil, nil) }
+        let (timer, sequence, released) = lock.withLock { () -> (ScheduledHandle, UInt64?, (() -> Failure)?) in
+            guard isWatching else { return (ScheduledHandle(), nil, nil) }
             isWatching = false
             defer { customError = nil }
             return (takeTimer(), append(.completion(completion)), customError)
         }
-        timer?.cancel()
+        timer.cancel()
         _ = released  // destroyed here, outside the lock
         if let sequence { scheduleDelivery(of: sequence) }
     }
@@ -161,7 +161,7 @@ final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscription, Time
     @inlinable
     func cancel() {
         link.cancel()
-        let (timer, released) = lock.withLock { () -> ((any Cancellable)?, (Downstream?, [Any], (() -> Failure)?)) in
+        let (timer, released) = lock.withLock { () -> (ScheduledHandle, (Downstream?, [Any], (() -> Failure)?)) in
             defer {
                 downstream = nil
                 customError = nil
@@ -169,31 +169,31 @@ final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscription, Time
             }
             return (takeTimer(), (downstream, queue.removeAll(), customError))
         }
-        timer?.cancel()
+        timer.cancel()
         _ = released  // destroyed here, outside the lock
     }
 
     /// Queues `event` (if any) and replaces the timer by one due `interval` from now.
     @inlinable
     func restartTimer(after event: TimingEventQueue<Input, Failure>.Event?) {
-        let (previous, generation, sequence) = lock.withLock { () -> ((any Cancellable)?, UInt64?, UInt64?) in
-            guard isWatching else { return (nil, nil, nil) }
+        let (previous, generation, sequence) = lock.withLock { () -> (ScheduledHandle, UInt64?, UInt64?) in
+            guard isWatching else { return (ScheduledHandle(), nil, nil) }
             self.generation &+= 1
             let sequence = event.flatMap { append($0) }
             return (takeTimer(), self.generation, sequence)
         }
-        previous?.cancel()
+        previous.cancel()
         if let sequence { scheduleDelivery(of: sequence) }
         guard let generation else { return }
-        let handle = scheduler.scheduleAction(after: scheduler.now + interval) { [weak self] in
-            self?.timerFired(generation: generation)
+        // Holds `self` until it runs or is cancelled (every path that ends the watch cancels it).
+        let handle = scheduler.scheduleAction(after: scheduler.now + interval) { [self] in
+            timerFired(generation: generation)
         }
-        let stale = lock.withLock { () -> (any Cancellable)? in
-            guard isWatching, generation == self.generation else { return handle }
-            timer = handle
-            return nil
+        let stale = lock.withLock { () -> ScheduledHandle in
+            guard isWatching, generation == self.generation else { return ScheduledHandle(handle) }
+            return timer.store(handle)
         }
-        stale?.cancel()
+        stale.cancel()
     }
 
     @inlinable
@@ -201,7 +201,7 @@ final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscription, Time
         let makeError = lock.withLock { () -> (() -> Failure)?? in
             guard isWatching, generation == self.generation else { return nil }
             isWatching = false
-            timer = nil
+            _ = timer.take()
             defer { customError = nil }
             return .some(customError)
         }
@@ -214,7 +214,6 @@ final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscription, Time
         if let sequence = lock.withLock({ append(.completion(completion)) }) { deliverReleased(upTo: sequence) }
     }
 
-    /// Queues `event` (lock held); returns whether a drain must be scheduled.
     /// Queues `event` (under the lock); returns its sequence number, or `nil` once the downstream is gone.
     @inlinable
     func append(_ event: TimingEventQueue<Input, Failure>.Event) -> UInt64? {
@@ -223,15 +222,13 @@ final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscription, Time
     }
 
     @inlinable
-    func takeTimer() -> (any Cancellable)? {
-        defer { timer = nil }
-        return timer
-    }
+    func takeTimer() -> ScheduledHandle { timer.take() }
 
     /// Schedules the action that delivers event `sequence` (and any before it), at the current instant.
     @inlinable
     func scheduleDelivery(of sequence: UInt64) {
-        scheduler.scheduleAction { [weak self] in self?.deliverReleased(upTo: sequence) }
+        // Holds `self` until it runs, as soon as the scheduler can; after a cancel it finds nothing to deliver.
+        scheduler.scheduleAction { [self] in deliverReleased(upTo: sequence) }
     }
 
 }
