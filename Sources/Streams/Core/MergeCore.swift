@@ -110,10 +110,11 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     @usableFromInline
     @exclusivity(unchecked)
     final var replenishes = false
-    /// flatMap, switchToLatest: the side linked last, kept so that the next source can reuse it once it has finished and
-    /// nothing else references it (a `Just`, a sequence, any source that completed before the next value):
-    /// one allocation less per such source. Cleared when the engine ends (the side refers back to the
-    /// engine). Always `nil` for merge, whose sides are linked once. Guarded by `lock`.
+    /// flatMap, switchToLatest: the side linked last, kept so that the next source can reuse it once it has
+    /// ended (finished, or replaced by switchToLatest) and nothing else references it (a `Just`, a sequence, any
+    /// source that completed before the next value): one allocation less per such source. Cleared when the
+    /// engine ends (the side refers back to the engine). Always `nil` for merge, whose sides are linked once.
+    /// Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     final var recentSide: Side?
@@ -141,7 +142,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
         return Unmanaged.passUnretained(box)
     }
 
-    /// Releases operator-specific resources (flatMap's transform). Called with the lock held.
+    /// Releases operator-specific resources (flatMap's transform, the reused side). Called with the lock held.
     @inlinable
     func releaseResourcesLocked() {}
 
