@@ -46,6 +46,10 @@ public enum Scenario: String, CaseIterable, Sendable {
     case throttle
     /// subject → `timeout` (virtual time) → sink, values well within the interval: every value restarts the timer.
     case timeout
+    /// subject → `delay` (virtual time) → sink: every value waits 5 ms.
+    case delay
+    /// subject → `receive(on:)` (virtual time) → sink: values sent in bursts of ten, delivered when the scheduler runs.
+    case receiveOn = "receive-on"
 
     // One operator between a subject and a sink (merge and combineLatest: `merge`, `combine-latest`).
 
@@ -153,7 +157,7 @@ public enum Scenario: String, CaseIterable, Sendable {
         case .sequence: 1_000_000
         case .subscribeCancel: 100_000
         case .shareFanOut: Self.fanOutSubscribers * Self.fanOutValues
-        case .debounce, .throttle, .timeout: 1_000_000
+        case .debounce, .throttle, .timeout, .delay, .receiveOn: 1_000_000
         case .flatMap: 500_000
         case .merge, .combineLatest: 1_000_000
         case .values: 200_000
@@ -197,7 +201,7 @@ public enum Scenario: String, CaseIterable, Sendable {
         case .chain, .sequence, .merge, .combineLatest, .values: "per value"
         case .subscribeCancel, .subscribeCancelStateful: "per subscribe+cancel"
         case .shareFanOut: "per delivery"
-        case .debounce, .search, .throttle, .timeout: "per input"
+        case .debounce, .search, .throttle, .timeout, .delay, .receiveOn: "per input"
         case .tenStages, .chainErased, .stageScan, .stageRemoveDuplicates, .stageHandleEvents, .stagePrefix,
             .stageDropFirst, .stageTryMap, .stageCatch, .stageReplaceError, .tryChain, .last, .count, .containsWhere, .combineLatest4,
             .zip4, .buffer, .depth1, .depth5, .depth10, .depth20:

@@ -85,7 +85,7 @@ public enum Target {
             0.10
         case .subscribeCancel, .subscribeCancelStateful: 0.20
         // The issue sets debounce's; the other timing operators on virtual time are held to the same.
-        case .debounce, .throttle, .timeout: 0.25
+        case .debounce, .throttle, .timeout, .delay, .receiveOn: 0.25
         case .search: 0.20
         case .flatMap: 0.12
         case .memoryHeap, .memoryResident, .memoryHeapStoredClosures: 0.5

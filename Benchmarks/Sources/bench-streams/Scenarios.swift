@@ -24,6 +24,8 @@ func runScenarios(_ runner: BenchmarkRunner) async {
     runner.time(.debounce, debounce)
     runner.time(.throttle, throttle)
     runner.time(.timeout, timeout)
+    runner.time(.delay, delay)
+    runner.time(.receiveOn, receiveOn)
     runner.time(.flatMap, flatMap)
     #if BENCH_STREAMS  // OpenCombine 0.14.0 has neither merge nor combineLatest
         runner.time(.merge, merge)
@@ -226,6 +228,44 @@ func timeout(_ count: Int) -> UInt64 {
         .sink { sum &+= UInt64($0) }
     for beat in 0..<count {
         heartbeats.send(beat)
+        scheduler.advance(by: .milliseconds(1))
+    }
+    withExtendedLifetime(cancellable) {}
+    return sum
+}
+
+/// delay (5 ms) on a virtual-time scheduler, as an app holds back a hint: one input per millisecond, so about
+/// five values wait at any time.
+func delay(_ count: Int) -> UInt64 {
+    let scheduler = VirtualScheduler()
+    let hints = PassthroughSubject<Int, Never>()
+    var sum: UInt64 = 0
+    let cancellable = hints
+        .delay(for: .milliseconds(5), scheduler: scheduler)
+        .sink { sum &+= UInt64($0) }
+    for hint in 0..<count {
+        hints.send(hint)
+        scheduler.advance(by: .milliseconds(1))
+    }
+    withExtendedLifetime(cancellable) {}
+    return sum
+}
+
+/// receive(on:) a virtual-time scheduler, as a model hops results to the main queue: values sent in bursts of
+/// ten, each burst delivered when the scheduler next runs.
+func receiveOn(_ count: Int) -> UInt64 {
+    let scheduler = VirtualScheduler()
+    let results = PassthroughSubject<Int, Never>()
+    var sum: UInt64 = 0
+    let cancellable = results
+        .receive(on: scheduler)
+        .sink { sum &+= UInt64($0) }
+    var result = 0
+    while result < count {
+        for _ in 0..<10 {
+            results.send(result)
+            result += 1
+        }
         scheduler.advance(by: .milliseconds(1))
     }
     withExtendedLifetime(cancellable) {}
