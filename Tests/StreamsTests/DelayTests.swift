@@ -91,6 +91,22 @@ import Testing
         #expect(weakRecorder == nil)
     }
 
+    @Test func cancelAfterManyDeliveriesStillCancelsEveryPendingAction() {
+        let scheduler = TestScheduler()
+        let input = PassthroughSubject<Int, Never>()
+        let recorder = input.delay(for: .milliseconds(5), scheduler: scheduler).record()
+        for value in 0..<100 {  // one per ms, each due 5 ms later: the pending ones keep moving forward
+            input.send(value)
+            scheduler.advance(by: .milliseconds(1))
+        }
+        #expect(recorder.values == Array(0...95))
+        #expect(scheduler.pendingCount == 4)
+        recorder.cancel()
+        #expect(scheduler.pendingCount == 0)
+        scheduler.advance(by: .milliseconds(10))
+        #expect(recorder.values == Array(0...95))
+    }
+
     @Test func aSubscriberMayCancelFromInsideAValue() {
         let scheduler = TestScheduler()
         let input = PassthroughSubject<Int, Never>()

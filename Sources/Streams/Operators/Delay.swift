@@ -74,10 +74,10 @@ final class DelayInner<Downstream: Subscriber>: Subscriber, Subscription, TimedD
     @usableFromInline
     @exclusivity(unchecked)
     var queue = TimingEventQueue<Input, Failure>()
-    /// The scheduled actions not yet run, by sequence number, to cancel on cancel. Guarded by `lock`.
+    /// The scheduled actions not yet run, to cancel on cancel. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var timers: [UInt64: any Cancellable] = [:]
+    var timers = PendingTimers()
     @usableFromInline
     let link = UpstreamLink()
     @usableFromInline
@@ -121,14 +121,14 @@ final class DelayInner<Downstream: Subscriber>: Subscriber, Subscription, TimedD
     @inlinable
     func cancel() {
         link.cancel()
-        let (timers, released) = lock.withLock { () -> ([any Cancellable], (Downstream?, [Any])) in
+        let (timers, released) = lock.withLock { () -> (PendingTimers, (Downstream?, [Any])) in
             defer {
                 downstream = nil
-                self.timers = [:]
+                self.timers = PendingTimers()
             }
-            return (Array(self.timers.values), (downstream, queue.removeAll()))
+            return (self.timers, (downstream, queue.removeAll()))
         }
-        for timer in timers { timer.cancel() }
+        timers.cancelAll()
         _ = released  // destroyed here, outside the lock
     }
 
@@ -140,19 +140,76 @@ final class DelayInner<Downstream: Subscriber>: Subscriber, Subscription, TimedD
             return queue.append(event)
         }
         guard let sequence else { return }
-        let handle = scheduler.scheduleAction(after: deadline) { [weak self] in self?.actionRan(sequence: sequence) }
-        let stale = lock.withLock { () -> (any Cancellable)? in
-            guard downstream != nil, sequence > queue.released else { return handle }
-            timers[sequence] = handle
-            return nil
+        // Holds `self` until it runs or is cancelled (`cancel()` cancels every pending action).
+        let handle = scheduler.scheduleAction(after: deadline) { [self] in actionRan(sequence: sequence) }
+        let isStale = lock.withLock { () -> Bool in
+            guard downstream != nil, sequence > queue.released else { return true }
+            timers.append(handle, for: sequence)
+            return false
         }
-        stale?.cancel()
+        if isStale { handle.cancel() }
     }
 
-    /// The action of event `sequence` ran: forgets its handle and delivers every waiting event up to it.
+    /// The action of event `sequence` ran: forgets its handle (and those of earlier events, whose actions have
+    /// run or find nothing now) and delivers every waiting event up to it.
     @inlinable
     func actionRan(sequence: UInt64) {
-        lock.withLock { timers[sequence] = nil }
+        lock.withLock { timers.dropThrough(sequence) }
         deliverReleased(upTo: sequence)
+    }
+}
+
+/// `delay`'s pending actions, in the order of their events (every event waits the same interval, so their
+/// deadlines only grow): appended at the end, dropped from the front as they run, all cancelled on cancel. An
+/// array and a head index rather than a dictionary by sequence number: no hashing per value.
+@usableFromInline
+struct PendingTimers {
+    /// One scheduled action and the sequence number of its event.
+    @usableFromInline
+    struct Entry {
+        @usableFromInline
+        let sequence: UInt64
+        @usableFromInline
+        let handle: any Cancellable
+
+        @inlinable
+        init(sequence: UInt64, handle: any Cancellable) {
+            self.sequence = sequence
+            self.handle = handle
+        }
+    }
+
+    /// The entries from `head` on are pending; the ones before it are spent, kept until compaction.
+    @usableFromInline
+    var entries: [Entry] = []
+    @usableFromInline
+    var head = 0
+
+    @inlinable
+    init() {}
+
+    /// Keeps `handle`, the action of event `sequence` (sequence numbers only grow).
+    @inlinable
+    mutating func append(_ handle: any Cancellable, for sequence: UInt64) {
+        entries.append(Entry(sequence: sequence, handle: handle))
+    }
+
+    /// Forgets the handles of events up to `sequence`.
+    @inlinable
+    mutating func dropThrough(_ sequence: UInt64) {
+        while head < entries.count && entries[head].sequence <= sequence { head += 1 }
+        if head == entries.count {
+            entries.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head >= 32 && head * 2 >= entries.count {
+            entries.removeFirst(head)  // amortised: at least as many were spent as remain
+            head = 0
+        }
+    }
+
+    /// Cancels every pending action (call outside the lock).
+    @inlinable
+    func cancelAll() {
+        for entry in entries[head...] { entry.handle.cancel() }
     }
 }

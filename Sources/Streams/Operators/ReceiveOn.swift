@@ -122,7 +122,8 @@ final class ReceiveOnInner<Downstream: Subscriber>: Subscriber, Subscription, Ti
             return queue.append(event)
         }
         guard let sequence else { return }
-        scheduler.scheduleAction { [weak self] in self?.deliverReleased(upTo: sequence) }
+        // Holds `self` until it runs, as soon as the scheduler can; after a cancel it finds nothing to deliver.
+        scheduler.scheduleAction { [self] in deliverReleased(upTo: sequence) }
     }
 
 }

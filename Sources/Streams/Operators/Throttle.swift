@@ -300,9 +300,8 @@ final class ThrottleInner<Downstream: Subscriber>: Subscriber, Subscription, Cus
     @inlinable
     func perform(_ action: Machine.ScheduleAction) {
         guard case .schedule(let generation, let deadline) = action else { return }
-        let handle = scheduler.scheduleAction(after: deadline) { [weak self] in
-            self?.publicationDue(generation: generation)
-        }
+        // Holds `self` until it runs or is cancelled (`cancel()` cancels it).
+        let handle = scheduler.scheduleAction(after: deadline) { [self] in publicationDue(generation: generation) }
         lock.withLock { machine.publicationScheduled(handle, generation: generation) }.cancel()
     }
 
