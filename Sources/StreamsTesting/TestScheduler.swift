@@ -25,15 +25,23 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         /// Scheduled actions, a binary min-heap on (deadline, sequence). A cancelled item stays in the
         /// heap (its action already released) until it reaches the top, where it is discarded.
         var heap = TimerHeap()
+        /// Actions scheduled to run as soon as possible (``TestScheduler/schedule(_:)``): they have no handle, so
+        /// no cancel, and they come in (deadline, sequence) order, because the deadline is the clock when they
+        /// are queued: a first-in first-out queue, without the heap's allocation and reordering per action.
+        var soon = SoonQueue()
 
-        /// Removes and returns the earliest live item due by `limit` (any live item when `nil`), moving
-        /// the clock to its deadline; cancelled items met on the way are discarded.
+        /// Removes and returns the earliest live action due by `limit` (any live one when `nil`), from the heap or
+        /// the queue, moving the clock to its deadline; cancelled items met on the way are discarded.
         mutating func popDue(by limit: SchedulerInstant?) -> (@Sendable () -> Void)? {
-            while let top = heap.first {
-                guard top.isPending else {
-                    heap.removeFirst()
-                    continue
+            while true {
+                while let top = heap.first, !top.isPending { heap.removeFirst() }
+                let top = heap.first
+                if let next = soon.firstKey, top.map({ !$0.precedes(next.deadline, next.sequence) }) ?? true {
+                    // Due already: its deadline was the clock when it was queued.
+                    now = max(now, next.deadline)
+                    return soon.popFirst()
                 }
+                guard let top else { return nil }
                 if let limit, top.deadline > max(limit, now) { return nil }
                 heap.removeFirst()
                 // A cancel may win the item between the check and here: then it is simply dropped.
@@ -41,7 +49,6 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
                 now = max(now, top.deadline)
                 return action
             }
-            return nil
         }
     }
 
@@ -73,11 +80,14 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     public var now: SchedulerInstant { state.withLock { $0.now } }
 
     /// How many actions are waiting to run.
-    public var pendingCount: Int { state.withLock { $0.heap.pendingCount } }
+    public var pendingCount: Int { state.withLock { $0.heap.pendingCount + $0.soon.count } }
 
     /// Schedules `action` at the current virtual time; it runs at the next `advance`.
     public func schedule(_ action: @escaping @Sendable () -> Void) {
-        _ = enqueue(at: nil, action)
+        state.withLock { state in
+            state.soon.append(deadline: state.now, sequence: state.nextSequence, action)
+            state.nextSequence += 1
+        }
     }
 
     /// Schedules `action` at `deadline`. A past deadline counts as now: the action runs at the next
@@ -175,7 +185,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
 
     deinit {
         // Pending actions go with the scheduler, even those whose handle someone still holds.
-        let released = state.withLock { $0.heap.takeActions() }
+        let released = state.withLock { ($0.heap.takeActions(), $0.soon.takeActions()) }
         _ = released  // released outside the lock: an action's captures may cancel other items
     }
 }
@@ -206,8 +216,11 @@ private final class TimerItem: Cancellable, @unchecked Sendable {
     }
 
     /// Whether `self` runs before `other`: earlier deadline first, then scheduling order.
-    func precedes(_ other: TimerItem) -> Bool {
-        deadline < other.deadline || (deadline == other.deadline && sequence < other.sequence)
+    func precedes(_ other: TimerItem) -> Bool { precedes(other.deadline, other.sequence) }
+
+    /// Whether this item runs before one due at `otherDeadline` and queued as `otherSequence`.
+    func precedes(_ otherDeadline: SchedulerInstant, _ otherSequence: UInt64) -> Bool {
+        deadline < otherDeadline || (deadline == otherDeadline && sequence < otherSequence)
     }
 
     func cancel() {
@@ -256,5 +269,56 @@ private struct TimerHeap {
             items.swapAt(smaller, parent)
             parent = smaller
         }
+    }
+}
+
+/// The actions a ``TestScheduler`` runs as soon as possible, first in first out. Each is released when it is
+/// taken out.
+private struct SoonQueue {
+    struct Entry {
+        let deadline: SchedulerInstant
+        let sequence: UInt64
+        /// `nil` once taken out.
+        var action: (@Sendable () -> Void)?
+    }
+
+    /// The entries from `head` on are waiting; the ones before it were taken out.
+    private var entries: [Entry] = []
+    private var head = 0
+
+    var count: Int { entries.count - head }
+
+    /// The deadline and sequence number of the next entry, if any.
+    var firstKey: (deadline: SchedulerInstant, sequence: UInt64)? {
+        head < entries.count ? (entries[head].deadline, entries[head].sequence) : nil
+    }
+
+    mutating func append(deadline: SchedulerInstant, sequence: UInt64, _ action: @escaping @Sendable () -> Void) {
+        entries.append(Entry(deadline: deadline, sequence: sequence, action: action))
+    }
+
+    /// Takes the next action out.
+    mutating func popFirst() -> (@Sendable () -> Void)? {
+        guard head < entries.count else { return nil }
+        let action = entries[head].action
+        entries[head].action = nil
+        head += 1
+        if head == entries.count {
+            entries.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head >= 64 && head * 2 >= entries.count {
+            entries.removeFirst(head)  // amortised: at least as many were taken out as remain
+            head = 0
+        }
+        return action
+    }
+
+    /// Takes every waiting action out, for the caller to release.
+    mutating func takeActions() -> [@Sendable () -> Void] {
+        defer {
+            entries = []
+            head = 0
+        }
+        return entries[head...].compactMap(\.action)
     }
 }

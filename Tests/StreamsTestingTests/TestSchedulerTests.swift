@@ -125,6 +125,50 @@ final class Log: Sendable {
         #expect(scheduler.pendingCount == 0)
     }
 
+    @Test func asSoonAsPossibleAndTimedActionsDueAtTheSameInstantRunInSchedulingOrder() {
+        let scheduler = TestScheduler()
+        let log = Log()
+        _ = scheduler.schedule(after: .zero) { log.append("timed 1") }
+        scheduler.schedule { log.append("soon 1") }
+        _ = scheduler.schedule(afterDelay: .zero) { log.append("timed 2") }
+        scheduler.schedule {
+            log.append("soon 2")
+            scheduler.schedule { log.append("soon from inside") }  // behind everything already due
+            _ = scheduler.schedule(after: .zero) { log.append("timed from inside") }
+        }
+        _ = scheduler.schedule(after: .zero) { log.append("timed 3") }
+        _ = scheduler.schedule(afterDelay: .milliseconds(1)) { log.append("later") }
+        scheduler.advance()
+        #expect(log.all == ["timed 1", "soon 1", "timed 2", "soon 2", "timed 3", "soon from inside", "timed from inside"])
+        #expect(scheduler.pendingCount == 1)
+        scheduler.advance(by: .milliseconds(1))
+        scheduler.schedule { log.append("soon at 1 ms") }
+        #expect(scheduler.pendingCount == 1)
+        scheduler.advance()
+        #expect(log.all.suffix(2) == ["later", "soon at 1 ms"])
+        #expect(scheduler.now == .zero + .milliseconds(1))
+    }
+
+    @Test func anAsSoonAsPossibleActionIsReleasedOnceItRan() {
+        final class Token: Sendable {}
+        /// Written before the actions run and read by the last one, on this thread: `advance` runs them here.
+        final class Watch: @unchecked Sendable { weak var token: Token? }
+        let scheduler = TestScheduler()
+        let watch = Watch()
+        let log = Log()
+        do {
+            let token = Token()
+            watch.token = token
+            for _ in 0..<3 { scheduler.schedule { withExtendedLifetime(token) {} } }
+        }
+        scheduler.schedule { log.append(watch.token == nil ? "released" : "still held") }
+        scheduler.schedule {}  // so that the queue is not empty yet while the check runs
+        #expect(scheduler.pendingCount == 5)
+        scheduler.advance()
+        #expect(log.all == ["released"])  // the three before it were let go as each one ran
+        #expect(scheduler.pendingCount == 0)
+    }
+
     @Test func cancellingReleasesTheActionAtOnceAndCancellingARunActionDoesNothing() {
         final class Token: Sendable {}
         let scheduler = TestScheduler()
