@@ -56,14 +56,6 @@ package struct UpstreamLink: Sendable {
     /// already stored or the link has ended. Demand requested before it arrived is forwarded now.
     @inlinable
     package func attach(_ subscription: any Subscription) -> Bool {
-        attach(subscription, whileLocked: {})
-    }
-
-    /// ``attach(_:)``, running `body` in the same critical section when the subscription is stored: an
-    /// operator that guards its own state with this link's mutex reads it there, one lock pair less.
-    /// `body` must not call out.
-    @inlinable
-    func attach(_ subscription: any Subscription, whileLocked body: () -> Void) -> Bool {
         lock.lock()
         let state = self.state
         guard state.pointee.phase == .waiting else {
@@ -75,7 +67,6 @@ package struct UpstreamLink: Sendable {
         state.pointee.phase = .subscribed
         state.pointee.pending = .none
         NoSubscription.replace(&state.pointee.subscription, with: subscription)
-        body()
         lock.unlock()
         if pending > .none { subscription.request(pending) }
         return true
@@ -129,21 +120,12 @@ package struct UpstreamLink: Sendable {
     /// and cancels upstream. Returns `true` only if the link was still live.
     @inlinable
     package func finishAndCancel() -> Bool {
-        finishAndCancel(whileLocked: {})
-    }
-
-    /// ``finishAndCancel()``, running `body` in the same critical section (whether or not the link was
-    /// live): an operator that guards its own state with this link's mutex releases it there, one lock pair
-    /// less. `body` must not call out.
-    @inlinable
-    func finishAndCancel(whileLocked body: () -> Void) -> Bool {
         lock.lock()
         let state = self.state
         let previous = state.pointee.phase
         state.pointee.phase = .terminal
         let taken: any Subscription =
             previous == .subscribed ? NoSubscription.take(&state.pointee.subscription) : NoSubscription()  // moved
-        body()
         lock.unlock()
         if previous == .subscribed { taken.cancel() }
         return previous != .terminal
