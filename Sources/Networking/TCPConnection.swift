@@ -97,7 +97,10 @@ final class TCPConnection {
         while let address = entry?.pointee {
             entry = address.ai_next
             if abort.isAborted { throw error(.cancelled, "the request was cancelled") }
-            let descriptor = socket(address.ai_family, address.ai_socktype, address.ai_protocol)
+            // Closed on exec: a child process the app starts meanwhile must not inherit the connection (it would
+            // keep it open, and the server waiting, until the child exits).
+            let descriptor = socket(
+                address.ai_family, address.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), address.ai_protocol)
             guard descriptor >= 0 else { continue }
             guard abort.adopt(descriptor) else { throw error(.cancelled, "the request was cancelled") }
             let connection = TCPConnection(descriptor: descriptor, abort: abort, deadline: deadline)

@@ -98,8 +98,9 @@ func loopbackClient(_ transport: LoopbackTransport, interceptors: [any RequestIn
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         // The handler watches for the hang-up for 10 s: it returns as soon as the client hangs up, and a connection
-        // thread starved for a second or two on a loaded 2-core machine must not run out its watch before it looks
-        // (CI once saw no hang-up counted with a 2 s watch).
+        // thread starved for a second or two on a loaded 2-core machine must not run out its watch before it looks.
+        // (The hang-up once never came in time: a child process another test started had inherited the client's
+        // socket, which was not closed on exec. SocketTransportTests pins the fix.)
         server.route("GET", "/slow") { request in
             _ = request.waitUntilDisconnected(timeout: .seconds(10))
             return .json("[]")

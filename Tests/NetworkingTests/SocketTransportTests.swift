@@ -9,8 +9,8 @@ import Testing
 #endif
 
 /// `SocketTransport` against servers that misbehave on 127.0.0.1: an endless body, a body dripping forever,
-/// a server that never answers, redirects. Real time, every wait bounded: about 1.5 s in all (a broken
-/// deadline would show as a server answering after 60 s).
+/// a server that never answers, redirects, a child process started mid-request. Real time, every wait bounded:
+/// about 2.5 s in all (a broken deadline would show as a server answering after 60 s).
 @Suite struct SocketTransportTests {
     /// An endpoint with a small response limit and a short deadline.
     struct LimitedEndpoint: Endpoint {
@@ -49,6 +49,38 @@ import Testing
         // sockets' buffers held.
         #expect(await server.wait(timeout: .seconds(20)) { _ in hungUp.withLock { $0 } })
         #expect(written.withLock { $0 } < 16 << 20)
+    }
+
+    /// A request's socket is closed on exec: a child process the app starts while the request is in flight
+    /// does not inherit it, so the connection closes when the request ends, not when the child exits. (The
+    /// child here is `sleep 30`; before the fix the server saw the hang-up only when it exited.)
+    @Test func aChildProcessStartedDuringARequestDoesNotKeepItsConnectionOpen() async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        server.route("GET", "/slow") { request in
+            _ = request.waitUntilDisconnected(timeout: .seconds(20))
+            return .json("[]")
+        }
+        let request = Task {
+            await caught {
+                try await client.response(
+                    for: LimitedEndpoint(baseURL: server.baseURL, path: "/slow", timeout: .seconds(1)))
+            }
+        }
+        #expect(await server.wait(timeout: .seconds(20)) { $0.requestCount("/slow") == 1 })
+        var child: pid_t = 0
+        let arguments = ["/bin/sleep", "30"]
+        var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        #expect(posix_spawn(&child, "/bin/sleep", nil, nil, &argv, environ) == 0)
+        defer {
+            kill(child, SIGKILL)
+            var status: Int32 = 0
+            waitpid(child, &status, 0)
+        }
+        guard case .timeout = await request.value else { return fail("the request did not time out") }
+        // Closed when the request ended: seen long before the child's 30 s are over.
+        #expect(await server.wait(timeout: .seconds(10)) { $0.disconnectCount == 1 })
     }
 
     @Test func aDeclaredLengthOverTheLimitFailsWithoutReadingTheBody() async throws {
@@ -230,6 +262,7 @@ private final class RawServer: Sendable {
             let connection = accept(listener, nil, nil)
             close(listener)
             guard connection >= 0 else { return }
+            _ = fcntl(connection, F_SETFD, FD_CLOEXEC)  // not inherited by a child process a test starts
             var request = [UInt8](repeating: 0, count: 4_096)
             _ = recv(connection, &request, request.count, 0)
             _ = Array(answer.utf8).withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

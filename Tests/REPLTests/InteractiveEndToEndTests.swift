@@ -145,7 +145,7 @@ final class SilentServer: Sendable {
     private let connected = DispatchSemaphore(value: 0)
 
     init() throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         self.listener = listener
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -168,6 +168,7 @@ final class SilentServer: Sendable {
             while true {
                 let connection = accept(listener, nil, nil)
                 guard connection >= 0 else { return }
+                _ = fcntl(connection, F_SETFD, FD_CLOEXEC)  // not inherited by the REPL it serves
                 accepted.withLock { $0.append(connection) }
                 connected.signal()
             }

@@ -105,6 +105,8 @@ public final class LoopbackHTTPServer: Sendable {
             guard poll(&descriptor, 1, 50) > 0 else { continue }
             let client = accept(listener, nil, nil)
             guard client >= 0 else { continue }
+            // Not inherited by a child process a test starts (it would hold the connection open).
+            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
             var timeout = timeval(tv_sec: 5, tv_usec: 0)
             setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             let registered = shared.state.withLock { state in
@@ -146,7 +148,7 @@ public struct ServerError: Error, CustomStringConvertible {
 /// A TCP socket bound to a free port on 127.0.0.1 (the system picks it), and that port; not listening yet. The
 /// caller owns the socket (and closes it).
 public func bindLoopbackSocket(reusingAddress: Bool) throws -> (socket: Int32, port: UInt16) {
-    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard socket >= 0 else { throw ServerError("socket", errno) }
     if reusingAddress {
         var yes: Int32 = 1
