@@ -10,7 +10,7 @@ import Testing
 
 /// `SocketTransport` against servers that misbehave on 127.0.0.1: an endless body, a body dripping forever,
 /// a server that never answers, redirects, a child process started mid-request. Real time, every wait bounded:
-/// about 2.5 s in all (a broken deadline would show as a server answering after 60 s).
+/// about 1.5 s in all (a broken deadline would show as a server answering after 60 s).
 @Suite struct SocketTransportTests {
     /// An endpoint with a small response limit and a short deadline.
     struct LimitedEndpoint: Endpoint {
@@ -52,22 +52,35 @@ import Testing
     }
 
     /// A request's socket is closed on exec: a child process the app starts while the request is in flight
-    /// does not inherit it, so the connection closes when the request ends, not when the child exits. (The
-    /// child here is `sleep 30`; before the fix the server saw the hang-up only when it exited.)
+    /// does not inherit it, so the connection closes when the request ends, not when the child exits. The
+    /// request ends by closing its socket (an endless body stopped at the limit), and the child, `sleep 30`, is
+    /// started while the body flows. Before the fix the server kept writing into the connection the child held.
     @Test func aChildProcessStartedDuringARequestDoesNotKeepItsConnectionOpen() async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
-        server.route("GET", "/slow") { request in
-            _ = request.waitUntilDisconnected(timeout: .seconds(20))
-            return .json("[]")
-        }
-        let request = Task {
-            await caught {
-                try await client.response(
-                    for: LimitedEndpoint(baseURL: server.baseURL, path: "/slow", timeout: .seconds(1)))
+        let started = Locked(false)
+        let childRunning = Locked(false)
+        let hungUp = Locked(false)
+        server.route("GET", "/endless") { _ in
+            .chunked { write in
+                let chunk = Data(repeating: UInt8(ascii: "x"), count: 4_096)
+                let deadline = ContinuousClock.now + .seconds(20)
+                var written = 0
+                while written < 1 << 30 {  // endless, but bounded for the test's sake
+                    guard write(chunk) else { return hungUp.withLock { $0 = true } }
+                    written += chunk.count
+                    started.withLock { $0 = true }
+                    // Below the client's limit, the body waits (20 s at most) for the child to be running.
+                    while written >= 16_384 && !childRunning.withLock({ $0 }) && ContinuousClock.now < deadline {
+                        usleep(1_000)
+                    }
+                }
             }
         }
-        #expect(await server.wait(timeout: .seconds(20)) { $0.requestCount("/slow") == 1 })
+        let request = Task {
+            await caught { try await client.response(for: LimitedEndpoint(baseURL: server.baseURL, path: "/endless")) }
+        }
+        #expect(await server.wait(timeout: .seconds(20)) { _ in started.withLock { $0 } })
         var child: pid_t = 0
         let arguments = ["/bin/sleep", "30"]
         var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
@@ -78,9 +91,10 @@ import Testing
             var status: Int32 = 0
             waitpid(child, &status, 0)
         }
-        guard case .timeout = await request.value else { return fail("the request did not time out") }
-        // Closed when the request ended: seen long before the child's 30 s are over.
-        #expect(await server.wait(timeout: .seconds(10)) { $0.disconnectCount == 1 })
+        childRunning.withLock { $0 = true }
+        guard case .responseTooLarge = await request.value else { return fail("the body was not stopped at the limit") }
+        // The client closed its socket: the server's writes fail long before the child's 30 s are over.
+        #expect(await server.wait(timeout: .seconds(10)) { _ in hungUp.withLock { $0 } })
     }
 
     @Test func aDeclaredLengthOverTheLimitFailsWithoutReadingTheBody() async throws {
