@@ -142,7 +142,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
         return Unmanaged.passUnretained(box)
     }
 
-    /// Releases operator-specific resources (flatMap's transform, the reused side). Called with the lock held.
+    /// Releases operator-specific resources (flatMap's transform) when the engine ends. Called with the lock held.
     @inlinable
     func releaseResourcesLocked() {}
 
@@ -387,6 +387,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
         let released = (box, takeBufferLocked(), upstream)
         upstream = nil
         pendingCompletion = nil
+        recentSide = nil
         releaseResourcesLocked()
         let sides = unlinkAllLocked()
         lock.unlock()
@@ -458,6 +459,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
                 pendingCompletion = nil
                 let target = downstream
                 downstream = nil
+                recentSide = nil
                 releaseResourcesLocked()
                 lock.unlock()  // `isDelivering` stays set: nothing follows a completion
                 target?.value.receive(completion: completion)

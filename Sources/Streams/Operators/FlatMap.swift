@@ -91,10 +91,7 @@ extension Publishers {
             override var description: String { "FlatMap" }
 
             @inlinable
-            override func releaseResourcesLocked() {
-                transform = nil
-                recentSide = nil
-            }
+            override func releaseResourcesLocked() { transform = nil }
 
             @inlinable
             override func replenishingUpstreamLocked() -> (any Subscription)? {

@@ -69,9 +69,6 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     override var description: String { "SwitchToLatest" }
 
     @inlinable
-    override func releaseResourcesLocked() { recentSide = nil }
-
-    @inlinable
     func receive(subscription: any Subscription) {
         upstreamReceived(subscription: subscription, initialDemand: .unlimited)
     }

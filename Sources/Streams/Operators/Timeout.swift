@@ -139,7 +139,7 @@ final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscription, Time
             guard isWatching else { return (ScheduledHandle(), nil, nil) }
             isWatching = false
             defer { customError = nil }
-            return (takeTimer(), append(.completion(completion)), customError)
+            return (self.timer.take(), append(.completion(completion)), customError)
         }
         timer.cancel()
         _ = released  // destroyed here, outside the lock
@@ -167,7 +167,7 @@ final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscription, Time
                 customError = nil
                 isWatching = false
             }
-            return (takeTimer(), (downstream, queue.removeAll(), customError))
+            return (self.timer.take(), (downstream, queue.removeAll(), customError))
         }
         timer.cancel()
         _ = released  // destroyed here, outside the lock
@@ -180,7 +180,7 @@ final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscription, Time
             guard isWatching else { return (ScheduledHandle(), nil, nil) }
             self.generation &+= 1
             let sequence = event.flatMap { append($0) }
-            return (takeTimer(), self.generation, sequence)
+            return (self.timer.take(), self.generation, sequence)
         }
         previous.cancel()
         if let sequence { scheduleDelivery(of: sequence) }
@@ -220,9 +220,6 @@ final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscription, Time
         guard downstream != nil else { return nil }
         return queue.append(event)
     }
-
-    @inlinable
-    func takeTimer() -> ScheduledHandle { timer.take() }
 
     /// Schedules the action that delivers event `sequence` (and any before it), at the current instant.
     @inlinable
