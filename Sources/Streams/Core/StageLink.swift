@@ -52,7 +52,7 @@ final class StageLink<State, Hooks: StageHooks>: Subscription, CustomStringConve
     /// `@exclusivity(unchecked)` is sound because of that single write, ordered by `phase`.
     @usableFromInline
     @exclusivity(unchecked)
-    var upstream: any Subscription = NoSubscription()
+    var upstream = SubscriptionSlot()
     /// The operator's per-value state (a count, the running result, the previous value). Touched only from
     /// the upstream's serial calls, which order themselves: no lock, and `@exclusivity(unchecked)`.
     @usableFromInline
@@ -88,7 +88,7 @@ final class StageLink<State, Hooks: StageHooks>: Subscription, CustomStringConve
             subscription.cancel()
             return false
         }
-        NoSubscription.replace(&upstream, with: subscription)
+        upstream.store(subscription)
         guard
             phase.compareExchange(
                 expected: StagePhase.attaching, desired: StagePhase.subscribed, ordering: .sequentiallyConsistent

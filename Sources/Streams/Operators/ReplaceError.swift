@@ -126,7 +126,7 @@ where Downstream.Failure == Never {
     /// ordered by the hand-over of the link itself.
     @usableFromInline
     @exclusivity(unchecked)
-    var upstream: any Subscription = NoSubscription()
+    var upstream = SubscriptionSlot()
     /// The downstream and the replacement, for the failure path; guarded by `lock`
     /// (`@exclusivity(unchecked)`: every access is under it, or in `init`).
     @usableFromInline
@@ -151,11 +151,11 @@ where Downstream.Failure == Never {
     /// Stores the upstream subscription (the first one only; any other is cancelled).
     @inlinable
     func attach(_ subscription: any Subscription) -> Bool {
-        guard upstream is NoSubscription, isLive else {  // the placeholder until the first attach
+        guard upstream.isPlaceholder, isLive else {  // the placeholder until the first attach
             subscription.cancel()
             return false
         }
-        NoSubscription.replace(&upstream, with: subscription)
+        upstream.store(subscription)
         return true
     }
 
