@@ -72,7 +72,8 @@ public struct Summary {
     }
 }
 
-/// The targets of issue 8: Streams time (or memory) ÷ OpenCombine's, median of the same run.
+/// The targets of issue 8, as issue 24 restates them: Streams time (or memory) ÷ OpenCombine's, median of the same
+/// run.
 public enum Target {
     /// The highest Streams/OpenCombine ratio the issue accepts for `scenario`, if it sets one.
     public static func streamsOverOpenCombine(_ scenario: Scenario) -> Double? {
@@ -88,7 +89,8 @@ public enum Target {
         case .debounce, .throttle, .timeout, .delay, .receiveOn: 0.25
         case .search: 0.20
         case .flatMap: 0.12
-        case .memoryHeap, .memoryResident, .memoryHeapStoredClosures: 0.5
+        // Issue 8 set 0.5; issue 24 asks for 0.45 per live subscription.
+        case .memoryHeap, .memoryResident, .memoryHeapStoredClosures: 0.45
         // No OpenCombine figure (merge, combineLatest) or no target set (values).
         // Scaling curves: read as curves (flat = linear), not against a ratio.
         case .fanOut1, .fanOut10, .fanOut100, .fanOut10k, .live1k, .live10k, .live100k, .live1m, .liveMemory1k,
