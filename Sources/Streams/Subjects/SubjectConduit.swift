@@ -134,7 +134,9 @@ enum ConduitKind: Sendable {
 /// atomic counter (`UInt.max` = unlimited) that `request(_:)` adds to from any thread and the emitter
 /// alone takes from; `state` says active / cancelled / finished. `downstream` and `latest` are touched
 /// only by the emitter (after `start`), which is also who releases them — so a cancel racing with a
-/// delivery never frees what the delivery is using.
+/// delivery never frees what the delivery is using. The one hand-over: a completion or a cancel that arrives
+/// while `start` is still handing the subscriber its subscription leaves the release to `start` (see
+/// ``ConduitState``).
 @usableFromInline
 final class SubjectConduit<
     Output, Failure: Error, Downstream: Subscriber, Latest: OptionalSlot, Pending: OptionalSlot,
@@ -175,9 +177,11 @@ where
     let parent: SubjectCore<Output, Failure>
     @usableFromInline
     let demand = Atomic<UInt>(0)
-    /// Emitter-owned after `start`. Stored in place and borrowed by each delivery (see ``DownstreamSlot``): a
-    /// delivery retains nothing, not even the references inside the subscriber (a `map`/`filter` chain holds
-    /// one closure per stage), and the subscriber costs no object of its own.
+    /// Borrowed by `start` while `starting`, emitter-owned after (`start` releases it instead if a cancel or
+    /// completion came meanwhile: see ``ConduitState``); `state`'s compare-exchanges order the two. Stored in
+    /// place and borrowed by each delivery (see ``DownstreamSlot``): a delivery retains nothing, not even the
+    /// references inside the subscriber (a `map`/`filter` chain holds one closure per stage), and the
+    /// subscriber costs no object of its own.
     @usableFromInline
     @exclusivity(unchecked)
     var downstream: Held
@@ -221,18 +225,19 @@ where
         }
     }
 
-    /// Hands the subscription to the subscriber (`subscriber` is the caller's own copy: the emitter owns the
-    /// field, and may release it meanwhile).
+    /// Hands the subscription to the subscriber, borrowed where it lies in `downstream` (no copy of it).
     ///
-    /// Until this returns the conduit is `starting`: the emitter delivers no value to it, and a completion
-    /// that arrives meanwhile is left in `pendingCompletion` for this method to deliver — so the subscriber
-    /// always gets its subscription first.
+    /// Until this returns the conduit is `starting`, and the emitter leaves `downstream` alone: it delivers no
+    /// value; a completion that arrives meanwhile is left in `pendingCompletion` for this method to deliver, so
+    /// the subscriber always gets its subscription first; and a cancel meanwhile (`cancelledWhileStarting`) is
+    /// settled by whichever of this method and the emitter's `detach` or `finish` comes second, which releases
+    /// the subscriber (see ``ConduitState``).
     @inlinable
-    func start(_ subscriber: Downstream) {
-        subscriber.receive(subscription: self)
-        if state.compareExchange(expected: State.starting, desired: State.active, ordering: .acquiringAndReleasing)
-            .exchanged
-        {
+    func start() {
+        _ = downstream.with { $0.receive(subscription: self) }
+        let (started, found) = state.compareExchange(
+            expected: State.starting, desired: State.active, ordering: .acquiringAndReleasing)
+        if started {
             // A request made while starting (typically inside `receive(subscription:)`) left telling the parent to
             // this point, so that the values it pulls from a synchronous upstream find this conduit active. The
             // fence pairs with the one in `request`: either it saw `active`, or this load sees its demand.
@@ -241,13 +246,32 @@ where
             if keepsLatest { parent.deliverLatest(ObjectIdentifier(self), slot: slot.load(ordering: .relaxed)) }
             return
         }
-        guard
-            state.compareExchange(
-                expected: State.finishedWhileStarting, desired: State.finished, ordering: .acquiringAndReleasing
-            ).exchanged, let completion = pendingCompletion.wrapped
-        else { return }
-        pendingCompletion = nil
-        subscriber.receive(completion: completion)
+        switch found {
+        case State.finishedWhileStarting:
+            // The emitter is done with this conduit: the completion and the subscriber are this method's.
+            state.store(State.finished, ordering: .releasing)
+            let completion = pendingCompletion.wrapped
+            pendingCompletion = nil
+            if let completion, let subscriber = downstream.take() { subscriber.receive(completion: completion) }
+        case State.cancelledWhileStarting:
+            // Cancelled during the hand-over: if the emitter has not detached yet, it releases the subscriber
+            // when it does; if it has meanwhile, the release is this method's.
+            guard
+                !state.compareExchange(
+                    expected: State.cancelledWhileStarting, desired: State.cancelled, ordering: .acquiringAndReleasing
+                ).exchanged
+            else { return }
+            releaseAfterStart()
+        default:
+            releaseAfterStart()  // `detachedWhileStarting`: the emitter left the release to this method
+        }
+    }
+
+    /// The release the emitter left to `start` (state `detachedWhileStarting`).
+    @inlinable
+    func releaseAfterStart() {
+        state.store(State.cancelled, ordering: .releasing)
+        downstream = Held()
     }
 
     /// Emitter only: the kept value, if this subscriber is active and has demand.
@@ -260,31 +284,44 @@ where
         deliver(value)
     }
 
-    /// Emitter only: delivers the completion (or leaves it to `start`), then releases the downstream.
+    /// Emitter only: delivers the completion (or leaves it to `start`), then releases the downstream (or leaves
+    /// that to `start` if it is still handing the subscription over).
     @inlinable
     func finish(_ completion: Subscribers.Completion<Failure>) {
-        let released = downstream.take()
         latest = nil
         if state.compareExchange(expected: State.active, desired: State.finished, ordering: .acquiringAndReleasing)
             .exchanged
         {
-            released?.receive(completion: completion)
+            downstream.take()?.receive(completion: completion)
             return
         }
         pendingCompletion.wrapped = completion
-        if !state.compareExchange(
+        if state.compareExchange(
             expected: State.starting, desired: State.finishedWhileStarting, ordering: .acquiringAndReleasing
         ).exchanged {
-            pendingCompletion = nil  // cancelled: nothing to deliver
+            return  // `start` delivers it and releases the downstream
         }
+        pendingCompletion = nil  // cancelled: nothing to deliver
+        releaseAfterCancel()
     }
 
-    /// Emitter only: the conduit was cancelled or refused. The emitter holds no lock here, so the downstream
-    /// may be destroyed in place.
+    /// Emitter only: the conduit was cancelled. The emitter holds no lock here, so the downstream may be
+    /// destroyed in place.
     @inlinable
     func detach() {
-        downstream = Held()
         if keepsLatest { latest = nil }
+        releaseAfterCancel()
+    }
+
+    /// Emitter only, once the conduit was cancelled: releases the downstream, unless `start` is still handing
+    /// it the subscription; then `start` releases it when it returns.
+    @inlinable
+    func releaseAfterCancel() {
+        if state.compareExchange(
+            expected: State.cancelledWhileStarting, desired: State.detachedWhileStarting,
+            ordering: .acquiringAndReleasing
+        ).exchanged { return }
+        downstream = Held()
     }
 
     /// Emitter only: one value, if this subscriber is active and has demand. Inlined into the entry's closure:
@@ -332,8 +369,9 @@ where
     func cancel() {
         var current = state.load(ordering: .relaxed)
         while current == State.active || current == State.starting {
+            let cancelled = current == State.starting ? State.cancelledWhileStarting : State.cancelled
             let (exchanged, found) = state.compareExchange(
-                expected: current, desired: State.cancelled, ordering: .acquiringAndReleasing)
+                expected: current, desired: cancelled, ordering: .acquiringAndReleasing)
             if exchanged { return parent.remove(ObjectIdentifier(self), slot: slot.load(ordering: .relaxed)) }
             current = found
         }
@@ -348,8 +386,15 @@ enum ConduitState {
     @usableFromInline static let finished: UInt8 = 2
     /// Handing the subscription to the subscriber; no values yet.
     @usableFromInline static let starting: UInt8 = 3
-    /// The completion arrived during `starting`; `start` delivers it.
+    /// The completion arrived during `starting`; `start` delivers it and releases the downstream.
     @usableFromInline static let finishedWhileStarting: UInt8 = 4
+    /// Cancelled during `starting`. `start`, when it returns, moves on to `cancelled` (and the emitter's
+    /// `detach` or `finish` releases the downstream later), unless the emitter got here first and moved on to
+    /// `detachedWhileStarting`.
+    @usableFromInline static let cancelledWhileStarting: UInt8 = 5
+    /// The emitter detached (or finished) a conduit cancelled during `starting` while `start` still borrowed
+    /// the downstream: `start` releases it when it returns, and moves on to `cancelled`.
+    @usableFromInline static let detachedWhileStarting: UInt8 = 6
 }
 
 /// A mirror without children: the Swift runtime traps when it reflects a noncopyable stored property (an atomic)

@@ -165,12 +165,11 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
             downstream.receiveImmediateCompletion(completion)
             return .attached
         }
-        // `start` hands the subscription over through a copy of the subscriber: once the entry is listed, the
-        // emitter may release the conduit's own (a completion sent from another thread, or a cancel from
-        // inside `receive(subscription:)`).
+        // `start` hands the subscription to the conduit's own subscriber, in place: until it returns, the emitter
+        // leaves that subscriber alone (a completion or a cancel meanwhile is settled by `start`).
         let conduit = SubjectConduit<
             Output, Failure, Downstream, Output?, Subscribers.Completion<Failure>?, HeldDownstream<Downstream>
-        >(parent: self, downstream: copy downstream, latest: current)
+        >(parent: self, downstream: downstream, latest: current)
         members += 1
         if becomesEmitterWithEmptyQueue() {
             // Nothing is queued and no one is emitting: join the list at once instead of through the queue.
@@ -182,7 +181,7 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
             lock.unlock()
             startEmitting()
         }
-        conduit.start(downstream)
+        conduit.start()
         return .attached
     }
 
