@@ -317,10 +317,16 @@ where
     /// it the subscription; then `start` releases it when it returns.
     @inlinable
     func releaseAfterCancel() {
-        if state.compareExchange(
-            expected: State.cancelledWhileStarting, desired: State.detachedWhileStarting,
-            ordering: .acquiringAndReleasing
-        ).exchanged { return }
+        // The common case (cancelled after the hand-over) needs only a load: the compare-exchange is for the rare
+        // cancel during it.
+        if state.load(ordering: .acquiring) == State.cancelledWhileStarting
+            && state.compareExchange(
+                expected: State.cancelledWhileStarting, desired: State.detachedWhileStarting,
+                ordering: .acquiringAndReleasing
+            ).exchanged
+        {
+            return
+        }
         downstream = Held()
     }
 
