@@ -16,6 +16,13 @@ import Testing
         #expect(subscriber.combineIdentifier == CombineIdentifier(subscriber))
     }
 
+    @Test func liveObjectsHaveDistinctIdentifiersThatNeverMeetTheCountersOnes() {
+        let objects = (0..<1000).map { _ in Token() }
+        let identities = Set(objects.map { CombineIdentifier($0) })
+        #expect(identities.count == 1000)
+        #expect(identities.isDisjoint(with: (0..<1000).map { _ in CombineIdentifier() }))
+    }
+
     @Test func identifiersMadeOnManyThreadsAreUnique() {
         let made = Locked<[CombineIdentifier]>([])
         DispatchQueue.concurrentPerform(iterations: 8) { _ in

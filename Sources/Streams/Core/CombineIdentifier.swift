@@ -20,9 +20,12 @@ public struct CombineIdentifier: Hashable, CustomStringConvertible, Sendable {
         value = (identifierCounter.add(1, ordering: .relaxed).newValue << 1) | 1
     }
 
-    /// The identity of `object`: equal for the same object, as long as it lives.
+    /// The identity of `object`: equal for the same object, as long as it lives, and different for two objects
+    /// alive at once (it is the object's address).
     public init(_ object: AnyObject) {
-        value = UInt64(UInt(bitPattern: ObjectIdentifier(object).hashValue)) << 1
+        // The address itself, not its `hashValue`: a seeded hash costs a SipHash round per call and could, in
+        // principle, give two live objects the same identity.
+        value = UInt64(UInt(bitPattern: ObjectIdentifier(object))) << 1
     }
 
     /// The identity as hexadecimal text.
