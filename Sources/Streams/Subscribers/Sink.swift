@@ -31,10 +31,10 @@ extension Subscribers {
         var deliveries: UInt32 = 0
 
         /// The upstream subscription: written only while `subscribing`, taken only by the thread that ends
-        /// the sink from `subscribed`. A placeholder before and after (see `NoSubscription`).
+        /// the sink from `subscribed`. A placeholder before and after (see ``SubscriptionSlot``).
         @usableFromInline
         @exclusivity(unchecked)
-        var upstream: any Subscription = NoSubscription()
+        var upstream = SubscriptionSlot()
 
         /// The value and completion handlers; touched only by upstream's (serial) calls and released by the
         /// completion. Stored in place and noncopyable, so a value borrows the closure where it lies instead
@@ -68,12 +68,12 @@ extension Subscribers {
                 subscription.cancel()
                 return
             }
-            NoSubscription.replace(&upstream, with: subscription)
+            upstream.store(subscription)
             let (stored, _) = status.compareExchange(
                 expected: Status.subscribing, desired: Status.subscribed, ordering: .releasing)
             guard stored else {
                 // Cancelled while storing: the canceller left `upstream` to us.
-                upstream = NoSubscription()
+                upstream.clear()
                 subscription.cancel()
                 return
             }
@@ -112,7 +112,7 @@ extension Subscribers {
             if deliveries & ~Self.releasePending != 0 {
                 // Sent from inside the value handler: the handlers stay until it returns (see `deliveries`).
                 guard previous != Status.terminal else { return }
-                if previous == Status.subscribed { upstream = NoSubscription() }
+                if previous == Status.subscribed { upstream.clear() }
                 deliveries |= Self.releasePending
                 switch handlers {
                 case .some(let handlers): handlers.receiveCompletion(completion)
@@ -122,7 +122,7 @@ extension Subscribers {
             }
             let released = handlers.take()
             guard previous != Status.terminal else { return }
-            if previous == Status.subscribed { upstream = NoSubscription() }
+            if previous == Status.subscribed { upstream.clear() }
             switch consume released {
             case .some(let handlers): handlers.receiveCompletion(completion)
             case .none: break
@@ -134,7 +134,7 @@ extension Subscribers {
             guard status.exchange(Status.terminal, ordering: .acquiringAndReleasing) == Status.subscribed else {
                 return
             }
-            NoSubscription.take(&upstream).cancel()  // moved out, not copied
+            upstream.take().cancel()  // moved out, not copied
         }
 
         /// `Sink`.
