@@ -80,6 +80,7 @@ struct BroadcastEntry {
 
     /// Releases the downstream (cancelled or refused).
     @inlinable
+    @inline(never)  // kept out of the entry's closure, whose hot path is `deliver`
     func detach() { handle(.detach, nil) }
 
     /// The entry a core leaves where a conduit left its list: it does nothing, and leads to no conduit
@@ -287,6 +288,7 @@ where
     /// Emitter only: delivers the completion (or leaves it to `start`), then releases the downstream (or leaves
     /// that to `start` if it is still handing the subscription over).
     @inlinable
+    @inline(never)  // kept out of the entry's closure, whose hot path is `deliver`
     func finish(_ completion: Subscribers.Completion<Failure>) {
         latest = nil
         if state.compareExchange(expected: State.active, desired: State.finished, ordering: .acquiringAndReleasing)
@@ -308,6 +310,7 @@ where
     /// Emitter only: the conduit was cancelled. The emitter holds no lock here, so the downstream may be
     /// destroyed in place.
     @inlinable
+    @inline(never)  // kept out of the entry's closure, whose hot path is `deliver`
     func detach() {
         if keepsLatest { latest = nil }
         releaseAfterCancel()
