@@ -272,53 +272,29 @@ private struct TimerHeap {
     }
 }
 
-/// The actions a ``TestScheduler`` runs as soon as possible, first in first out. Each is released when it is
-/// taken out.
+/// The actions a ``TestScheduler`` runs as soon as possible, first in first out, with the (deadline, sequence) key
+/// that orders them against the heap. Each is released when it is taken out.
 private struct SoonQueue {
     struct Entry {
         let deadline: SchedulerInstant
         let sequence: UInt64
-        /// `nil` once taken out.
-        var action: (@Sendable () -> Void)?
+        let action: @Sendable () -> Void
     }
 
-    /// The entries from `head` on are waiting; the ones before it were taken out.
-    private var entries: [Entry] = []
-    private var head = 0
+    private var entries = FIFOQueue<Entry>()
 
-    var count: Int { entries.count - head }
+    var count: Int { entries.count }
 
     /// The deadline and sequence number of the next entry, if any.
-    var firstKey: (deadline: SchedulerInstant, sequence: UInt64)? {
-        head < entries.count ? (entries[head].deadline, entries[head].sequence) : nil
-    }
+    var firstKey: (deadline: SchedulerInstant, sequence: UInt64)? { entries.first.map { ($0.deadline, $0.sequence) } }
 
     mutating func append(deadline: SchedulerInstant, sequence: UInt64, _ action: @escaping @Sendable () -> Void) {
         entries.append(Entry(deadline: deadline, sequence: sequence, action: action))
     }
 
     /// Takes the next action out.
-    mutating func popFirst() -> (@Sendable () -> Void)? {
-        guard head < entries.count else { return nil }
-        let action = entries[head].action
-        entries[head].action = nil
-        head += 1
-        if head == entries.count {
-            entries.removeAll(keepingCapacity: true)
-            head = 0
-        } else if head >= 64 && head * 2 >= entries.count {
-            entries.removeFirst(head)  // amortised: at least as many were taken out as remain
-            head = 0
-        }
-        return action
-    }
+    mutating func popFirst() -> (@Sendable () -> Void)? { entries.popFirst()?.action }
 
     /// Takes every waiting action out, for the caller to release.
-    mutating func takeActions() -> [@Sendable () -> Void] {
-        defer {
-            entries = []
-            head = 0
-        }
-        return entries[head...].compactMap(\.action)
-    }
+    mutating func takeActions() -> [@Sendable () -> Void] { entries.removeAll().map(\.action) }
 }

@@ -67,7 +67,7 @@ final class ReceiveOnInner<Downstream: Subscriber>: Subscriber, Subscription, Ti
     @usableFromInline
     @exclusivity(unchecked)
     var queue = TimingEventQueue<Input, Failure>()
-    /// Whether a drain is scheduled or running; events then only join the queue.
+    /// The upstream subscription: demand and cancel go to it; termination is recorded here.
     @usableFromInline
     let link = UpstreamLink()
     @usableFromInline
