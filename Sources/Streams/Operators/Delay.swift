@@ -160,8 +160,10 @@ final class DelayInner<Downstream: Subscriber>: Subscriber, Subscription, TimedD
 }
 
 /// `delay`'s pending actions, in the order of their events (every event waits the same interval, so their
-/// deadlines only grow): appended at the end, dropped from the front as they run, all cancelled on cancel. A
-/// ``FIFOQueue`` rather than a dictionary by sequence number: no hashing per value.
+/// deadlines only grow): appended at the end, dropped from the front as they run, all cancelled on cancel. An
+/// array and a head index rather than a dictionary by sequence number: no hashing per value. Not a ``FIFOQueue``:
+/// `dropThrough` reads each entry's sequence number in place, where a `FIFOQueue` would copy the entry out (an
+/// existential copy and a release per value; `delay` measured 1.2 times slower that way).
 @usableFromInline
 struct PendingTimers {
     /// One scheduled action and the sequence number of its event.
@@ -179,8 +181,11 @@ struct PendingTimers {
         }
     }
 
+    /// The entries from `head` on are pending; the ones before it are spent, kept until compaction.
     @usableFromInline
-    var entries = FIFOQueue<Entry>()
+    var entries: [Entry] = []
+    @usableFromInline
+    var head = 0
 
     @inlinable
     init() {}
@@ -194,12 +199,19 @@ struct PendingTimers {
     /// Forgets the handles of events up to `sequence`.
     @inlinable
     mutating func dropThrough(_ sequence: UInt64) {
-        while let first = entries.first, first.sequence <= sequence { _ = entries.popFirst() }
+        while head < entries.count && entries[head].sequence <= sequence { head += 1 }
+        if head == entries.count {
+            entries.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head >= 32 && head * 2 >= entries.count {
+            entries.removeFirst(head)  // amortised: at least as many were spent as remain
+            head = 0
+        }
     }
 
     /// Cancels every pending action (call outside the lock).
     @inlinable
     func cancelAll() {
-        for entry in entries { entry.handle.cancel() }
+        for entry in entries[head...] { entry.handle.cancel() }
     }
 }
