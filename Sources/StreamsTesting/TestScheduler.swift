@@ -272,29 +272,53 @@ private struct TimerHeap {
     }
 }
 
-/// The actions a ``TestScheduler`` runs as soon as possible, first in first out, with the (deadline, sequence) key
-/// that orders them against the heap. Each is released when it is taken out.
+/// The actions a ``TestScheduler`` runs as soon as possible, first in first out. Each is released when it is
+/// taken out.
 private struct SoonQueue {
     struct Entry {
         let deadline: SchedulerInstant
         let sequence: UInt64
-        let action: @Sendable () -> Void
+        /// `nil` once taken out.
+        var action: (@Sendable () -> Void)?
     }
 
-    private var entries = FIFOQueue<Entry>()
+    /// The entries from `head` on are waiting; the ones before it were taken out.
+    private var entries: [Entry] = []
+    private var head = 0
 
-    var count: Int { entries.count }
+    var count: Int { entries.count - head }
 
     /// The deadline and sequence number of the next entry, if any.
-    var firstKey: (deadline: SchedulerInstant, sequence: UInt64)? { entries.first.map { ($0.deadline, $0.sequence) } }
+    var firstKey: (deadline: SchedulerInstant, sequence: UInt64)? {
+        head < entries.count ? (entries[head].deadline, entries[head].sequence) : nil
+    }
 
     mutating func append(deadline: SchedulerInstant, sequence: UInt64, _ action: @escaping @Sendable () -> Void) {
         entries.append(Entry(deadline: deadline, sequence: sequence, action: action))
     }
 
     /// Takes the next action out.
-    mutating func popFirst() -> (@Sendable () -> Void)? { entries.popFirst()?.action }
+    mutating func popFirst() -> (@Sendable () -> Void)? {
+        guard head < entries.count else { return nil }
+        let action = entries[head].action
+        entries[head].action = nil
+        head += 1
+        if head == entries.count {
+            entries.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head >= 64 && head * 2 >= entries.count {
+            entries.removeFirst(head)  // amortised: at least as many were taken out as remain
+            head = 0
+        }
+        return action
+    }
 
     /// Takes every waiting action out, for the caller to release.
-    mutating func takeActions() -> [@Sendable () -> Void] { entries.removeAll().map(\.action) }
+    mutating func takeActions() -> [@Sendable () -> Void] {
+        defer {
+            entries = []
+            head = 0
+        }
+        return entries[head...].compactMap(\.action)
+    }
 }

@@ -20,9 +20,10 @@ struct TimingEventQueue<Output, Failure: Error> {
         case completion(Subscribers.Completion<Failure>)
     }
 
-    /// The events not yet taken, in arrival order.
     @usableFromInline
-    var items = FIFOQueue<Event>()
+    var items: [Event?] = []
+    @usableFromInline
+    var head = 0
     /// The sequence number of the newest event appended (the first is 1).
     @usableFromInline
     var received: UInt64 = 0
@@ -61,11 +62,20 @@ struct TimingEventQueue<Output, Failure: Error> {
     /// The next released event, or `nil` (and the deliverer's turn ends) when none is left.
     @inlinable
     mutating func next() -> Event? {
-        guard taken < released, let event = items.popFirst() else {
+        guard taken < released, head < items.count, let event = items[head] else {
             isDelivering = false
             return nil
         }
+        items[head] = nil
+        head += 1
         taken &+= 1
+        if head == items.count {
+            items.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head >= 32 && head * 2 >= items.count {
+            items.removeFirst(head)  // amortised O(1): the queue never grows past twice what waits
+            head = 0
+        }
         return event
     }
 
@@ -76,7 +86,11 @@ struct TimingEventQueue<Output, Failure: Error> {
     /// Drops every waiting event (on cancel); returns them, to be released outside the lock.
     @inlinable
     mutating func removeAll() -> [Event] {
-        taken = received
-        return items.removeAll()
+        defer {
+            items = []
+            head = 0
+            taken = received
+        }
+        return items[head...].compactMap { $0 }
     }
 }
