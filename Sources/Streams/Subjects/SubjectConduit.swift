@@ -350,7 +350,9 @@ where
             return
         }
         if available != .max { demand.wrappingSubtract(1, ordering: .relaxed) }
-        if keepsLatest { latest = nil }
+        // A kept value is superseded. Asked of this conduit's own field rather than of `keepsLatest` (a load
+        // through `parent`, which every send would wait for): only a `CurrentValueSubject`'s conduit holds one.
+        if latest.wrapped != nil { latest = nil }
         // Borrowed in place: only this emitter releases `downstream`, and a detach or finish asked for during
         // the delivery is queued until it returns, so the subscriber outlives the call.
         guard let more = downstream.with({ $0.receive(value) }) else { return }
