@@ -1,0 +1,108 @@
+import Testing
+
+@testable import Streams
+
+/// `SubscriptionSlot` keeps a subscription as one retained reference and its type: a class subscription as
+/// itself, any other in a box. Calls reach it unchanged; the slot owns exactly one retain, given up when the
+/// subscription is taken, cleared, or the slot is destroyed.
+@Suite struct SubscriptionSlotTests {
+    /// Logs every call it gets.
+    final class ClassSubscription: Subscription, @unchecked Sendable {
+        var calls: [String] = []
+        func request(_ demand: Subscribers.Demand) { calls.append("request \(demand)") }
+        func cancel() { calls.append("cancel") }
+    }
+
+    /// A subscription that is not a class: logs into a shared object.
+    struct StructSubscription: Subscription {
+        let log: ClassSubscription
+        let combineIdentifier = CombineIdentifier()
+        func request(_ demand: Subscribers.Demand) { log.calls.append("struct request \(demand)") }
+        func cancel() { log.calls.append("struct cancel") }
+    }
+
+    /// Owns a slot, as a sink or a stage link does.
+    final class Owner {
+        var slot = SubscriptionSlot()
+        /// Read here: `#expect` cannot look into a noncopyable value.
+        var isEmpty: Bool { slot.isPlaceholder }
+    }
+
+    @Test func aClassSubscriptionIsCalledInPlaceAndTakenBackAsItself() {
+        let subscription = ClassSubscription()
+        let owner = Owner()
+        #expect(owner.isEmpty)
+        owner.slot.store(subscription)
+        #expect(!owner.isEmpty)
+        owner.slot.request(.max(3))
+        owner.slot.cancel()
+        #expect(subscription.calls == ["request max(3)", "cancel"])
+        let taken = owner.slot.take()
+        #expect((taken as? ClassSubscription) === subscription)
+        #expect(owner.isEmpty)
+        owner.slot.cancel()  // empty: nothing reaches the subscription
+        #expect(subscription.calls == ["request max(3)", "cancel"])
+    }
+
+    @Test func aStructSubscriptionIsBoxedAndForwardedTo() {
+        let log = ClassSubscription()
+        let subscription = StructSubscription(log: log)
+        let owner = Owner()
+        owner.slot.store(subscription)
+        owner.slot.request(.unlimited)
+        owner.slot.cancel()
+        #expect(log.calls == ["struct request unlimited", "struct cancel"])
+        let taken = owner.slot.take()
+        taken.request(.max(1))
+        #expect(log.calls.last == "struct request max(1)")
+        #expect(taken.combineIdentifier == subscription.combineIdentifier)
+    }
+
+    @Test func theSlotReleasesWhatItHoldsWhenClearedOrDestroyed() {
+        weak var cleared: ClassSubscription?
+        weak var destroyed: ClassSubscription?
+        weak var boxedLog: ClassSubscription?
+        do {
+            let owner = Owner()
+            let first = ClassSubscription()
+            cleared = first
+            owner.slot.store(first)
+        }
+        #expect(cleared == nil)  // released with its owner
+        do {
+            let owner = Owner()
+            do {
+                let second = ClassSubscription()
+                destroyed = second
+                owner.slot.store(second)
+            }
+            #expect(destroyed != nil)  // the slot's retain keeps it
+            owner.slot.clear()
+            #expect(destroyed == nil)
+            #expect(owner.isEmpty)
+            do {
+                let log = ClassSubscription()
+                boxedLog = log
+                owner.slot.store(StructSubscription(log: log))
+            }
+            #expect(boxedLog != nil)
+        }
+        #expect(boxedLog == nil)  // the box, and the struct in it, released with the owner
+    }
+
+    @Test func takingHandsOverTheSlotsRetain() {
+        weak var weakSubscription: ClassSubscription?
+        let owner = Owner()
+        var taken: (any Subscription)?
+        do {
+            let subscription = ClassSubscription()
+            weakSubscription = subscription
+            owner.slot.store(subscription)
+            taken = owner.slot.take()
+        }
+        #expect(weakSubscription != nil)  // held by `taken` alone now
+        taken = nil
+        #expect(weakSubscription == nil)
+        _ = taken
+    }
+}
