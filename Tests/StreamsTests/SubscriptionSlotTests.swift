@@ -44,6 +44,35 @@ import Testing
         #expect(subscription.calls == ["request max(3)", "cancel"])
     }
 
+    /// A generic class, whose conformance the runtime instantiates, and a subclass, which conforms through its
+    /// superclass: the slot finds each one's witness table through its type.
+    class Generic<Value>: Subscription, @unchecked Sendable {
+        var calls: [String] = []
+        func request(_ demand: Subscribers.Demand) { calls.append("\(Value.self) request \(demand)") }
+        func cancel() { calls.append("\(Value.self) cancel") }
+    }
+    final class Derived: Generic<String>, @unchecked Sendable {}
+
+    @Test func genericAndInheritedConformancesAreCalled() {
+        let generic = Generic<Int>()
+        let derived = Derived()
+        let first = Owner()
+        let second = Owner()
+        first.slot.store(generic)
+        second.slot.store(derived)
+        first.slot.request(.max(2))
+        second.slot.request(.max(5))
+        first.slot.cancel()
+        second.slot.cancel()
+        #expect(generic.calls == ["Int request max(2)", "Int cancel"])
+        #expect(derived.calls == ["String request max(5)", "String cancel"])
+        #expect((second.slot.take() as? Derived) === derived)
+    }
+
+    @Test func theSlotIsTwoWords() {
+        #expect(MemoryLayout<SubscriptionSlot>.size == 16)
+    }
+
     @Test func aStructSubscriptionIsBoxedAndForwardedTo() {
         let log = ClassSubscription()
         let subscription = StructSubscription(log: log)

@@ -9,15 +9,15 @@
 ///   is almost always one class reference. A `Sink` or a stage's link is one such field bigger than it needs
 ///   to be, and a heap block bigger: memory per live subscription is one of the library's targets.
 ///
-/// This slot takes 24 bytes: the subscription as one strong reference (kept by hand: ``reference``), and its
-/// type with its conformance (``type``). A subscription whose type is not a class (rare: a user's struct) is
-/// kept in a ``SubscriptionBox``. The slot is noncopyable: reading it borrows it in place, and ``request(_:)``
-/// and ``cancel()`` call the subscription through its type without copying or retaining it.
+/// This slot takes 16 bytes: the subscription as a class-bound existential (a reference and its conformance). A
+/// subscription whose type is not a class (rare: a user's struct) is kept in a ``SubscriptionBox``. The slot is
+/// noncopyable: reading it borrows it in place, and ``request(_:)`` and ``cancel()`` call the subscription
+/// without copying it.
 ///
 /// Sound as long as the owner never overwrites or takes the slot while a call through it may be running: the
 /// owners write it once (``store(_:)``, before anyone else can see it) and only take or clear it from a path
-/// that excludes the others (by a lock or an atomic state), as each owner's notes say. `reference` is `nil`
-/// when empty (nothing stored yet, or taken): calling the slot then does nothing.
+/// that excludes the others (by a lock or an atomic state), as each owner's notes say. Calling an empty slot
+/// (nothing stored yet, or taken) does nothing.
 ///
 /// ```swift
 /// @exclusivity(unchecked) var upstream = SubscriptionSlot()
@@ -26,109 +26,63 @@
 /// ```
 @usableFromInline
 struct SubscriptionSlot: ~Copyable {
-    /// The stored subscription (or its box), retained once by the slot: `store` retains, `take`, `clear` and
-    /// `deinit` give that retain up. Always an instance of ``type``, which is a class.
+    /// The stored subscription (the subscription itself when its type is a class, else a ``SubscriptionBox``), or
+    /// `nil` when the slot is empty.
     @usableFromInline
-    var reference: UnsafeMutableRawPointer?
-    /// The class of the object at `reference`, with its conformance to `Subscription`; meaningless when
-    /// `reference` is `nil`.
-    @usableFromInline
-    var type: any Subscription.Type
+    var subscription: (any Subscription & AnyObject)?
 
     /// An empty slot.
     @inlinable
-    init() {
-        reference = nil
-        type = NoSubscription.self
-    }
-
-    /// Gives up the slot's one retain (owned since `store`).
-    @inlinable
-    deinit {
-        if let reference { Unmanaged<AnyObject>.fromOpaque(reference).release() }
-    }
+    init() { subscription = nil }
 
     /// Whether the slot is empty (nothing stored yet, or taken).
     @inlinable
-    var isPlaceholder: Bool { reference == nil }
+    var isPlaceholder: Bool { subscription == nil }
 
     /// Asks the stored subscription for `demand`, in place.
     @inlinable
-    borrowing func request(_ demand: Subscribers.Demand) {
-        guard let reference else { return }
-        let type = type
-        Self.request(demand, of: reference, as: type)
-    }
+    borrowing func request(_ demand: Subscribers.Demand) { subscription?.request(demand) }
 
     /// Cancels the stored subscription, in place (it stays stored: ``take()`` to release it as well).
     @inlinable
-    borrowing func cancel() {
-        guard let reference else { return }
-        let type = type
-        Self.cancel(reference, as: type)
-    }
+    borrowing func cancel() { subscription?.cancel() }
 
     /// Stores `subscription` in the empty slot.
     @inlinable
     mutating func store(_ subscription: any Subscription) {
-        assert(reference == nil, "storing over a stored subscription")
-        (reference, type) = Self.retain(subscription)
+        assert(self.subscription == nil, "storing over a stored subscription")
+        self.subscription = Self.object(subscription)
     }
 
     /// Moves the subscription out and leaves the slot empty.
     @inlinable
     mutating func take() -> any Subscription {
-        guard let reference else { return NoSubscription() }
-        self.reference = nil
-        let type = type
-        return Self.take(reference, as: type)
+        guard let taken = subscription.take() else { return NoSubscription() }
+        return taken
     }
 
     /// Releases the subscription and leaves the slot empty.
     @inlinable
-    mutating func clear() {
-        guard let reference else { return }
-        self.reference = nil
-        Unmanaged<AnyObject>.fromOpaque(reference).release()  // the retain the slot owned since `store`
-    }
+    mutating func clear() { subscription = nil }
 
-    // The calls below get the subscription's type opened (`S`, a class): the reference's bits are its value.
-
-    /// The subscription as a reference retained once (the retain the slot then owns) and its class: itself if its
-    /// type is a class, else a box. Sound because a class value is one reference: `unsafeBitCast` to `AnyObject`
-    /// only when `S` is a class (it checks the sizes too).
+    /// `subscription` as a class-bound existential: itself if its type (`S`, opened) is a class, else in a box.
+    ///
+    /// No dynamic cast (which would look the conformance up in the runtime's tables): the conformance comes with
+    /// `S`. A class-bound existential is a reference followed by the conformance's witness table, and an
+    /// existential metatype is the type's metadata followed by the same table (the Swift ABI's type layout), so
+    /// the existential is built from the reference and the table of `S.self`. Sound only because `S` is a class
+    /// here: its value is exactly that one reference (`unsafeBitCast` checks the size as well).
     @inlinable
-    static func retain<S: Subscription>(_ subscription: S) -> (UnsafeMutableRawPointer, any Subscription.Type) {
-        guard S.self is AnyObject.Type else {
-            // Retained once: the retain the slot owns.
-            return (Unmanaged.passRetained(SubscriptionBox(subscription)).toOpaque(), SubscriptionBox<S>.self)
-        }
-        // Sound: `S` is a class here, so its value is one reference. Retained once: the retain the slot owns.
-        return (Unmanaged.passRetained(unsafeBitCast(subscription, to: AnyObject.self)).toOpaque(), S.self)
-    }
-
-    @inlinable
-    static func request<S: Subscription>(
-        _ demand: Subscribers.Demand, of reference: UnsafeMutableRawPointer, as: S.Type
-    ) {
-        // A local copy of the bits, read as an `S` in place: a borrow, so no retain (the slot holds one).
-        var bits = reference
-        withUnsafePointer(to: &bits) { $0.withMemoryRebound(to: S.self, capacity: 1) { $0.pointee.request(demand) } }
-    }
-
-    @inlinable
-    static func cancel<S: Subscription>(_ reference: UnsafeMutableRawPointer, as: S.Type) {
-        var bits = reference
-        withUnsafePointer(to: &bits) { $0.withMemoryRebound(to: S.self, capacity: 1) { $0.pointee.cancel() } }
-    }
-
-    /// The subscription, taking over the slot's retain.
-    @inlinable
-    static func take<S: Subscription>(_ reference: UnsafeMutableRawPointer, as: S.Type) -> any Subscription {
-        var bits = reference
-        return withUnsafeMutablePointer(to: &bits) {
-            $0.withMemoryRebound(to: S.self, capacity: 1) { $0.move() }
-        }
+    static func object<S: Subscription>(_ subscription: S) -> any Subscription & AnyObject {
+        guard S.self is AnyObject.Type else { return SubscriptionBox(subscription) }
+        let type: any Subscription.Type = S.self
+        // Sound: an existential metatype is the metadata and then the witness table (the ABI's layout). `as` keeps
+        // it an existential (an argument to a generic parameter is opened otherwise, and `S.Type` is one word).
+        let metatypeWords = unsafeBitCast(type as any Subscription.Type, to: (UnsafeRawPointer, UnsafeRawPointer).self)
+        // Sound: `S` is a class, so its value is one reference. The copy is retained: the existential owns it.
+        let reference = unsafeBitCast(subscription, to: AnyObject.self)
+        // Sound: a class-bound existential is the reference and then the witness table (the ABI's layout).
+        return unsafeBitCast((reference, metatypeWords.1), to: (any Subscription & AnyObject).self)
     }
 }
 
