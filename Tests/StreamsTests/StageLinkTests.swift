@@ -41,7 +41,7 @@ import Testing
 
     typealias Link = StageLink<Int, NoStageHooks>
 
-    private func makeLink() -> Link { StageLink("Test", state: 0, hooks: NoStageHooks()) }
+    private func makeLink() -> Link { StageLink(.scan, state: 0, hooks: NoStageHooks()) }
 
     @Test func demandRequestedBeforeTheAttachIsForwardedOnceAtTheAttachSummedAndSaturating() {
         let link = makeLink()
@@ -131,7 +131,7 @@ import Testing
 
     @Test func hooksRunBeforeForwardingAndNeverAfterTheEnd() {
         let hooks = RecordingHooks()
-        let link = StageLink("Hooked", state: (), hooks: hooks)
+        let link = StageLink(.handleEvents, state: (), hooks: hooks)
         link.request(.max(1))  // before the attach: still a request the downstream made
         let upstream = CountingSubscription()
         #expect(link.attach(upstream))
@@ -143,7 +143,7 @@ import Testing
         #expect(upstream.total == .max(3))
 
         let completed = RecordingHooks()
-        let other = StageLink("Completed", state: (), hooks: completed)
+        let other = StageLink(.handleEvents, state: (), hooks: completed)
         #expect(other.attach(CountingSubscription()))
         #expect(other.finish())
         other.cancel()
@@ -151,7 +151,7 @@ import Testing
         #expect(completed.calls == ["release"])  // a cancel after the completion is not a cancel
 
         let ended = RecordingHooks()
-        let ending = StageLink("Ending", state: (), hooks: ended)
+        let ending = StageLink(.handleEvents, state: (), hooks: ended)
         let upstream2 = CountingSubscription()
         #expect(ending.attach(upstream2))
         #expect(ending.finishAndCancel())
@@ -165,7 +165,7 @@ import Testing
         link.state += 41
         link.state += 1
         #expect(link.state == 42)
-        #expect(link.description == "Test")
+        #expect(link.description == "Scan")
     }
 
     @Test func demandRacingTheAttachIsForwardedExactlyOnce() {

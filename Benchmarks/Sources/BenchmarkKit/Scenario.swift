@@ -13,6 +13,9 @@ public enum Scenario: String, CaseIterable, Sendable {
     /// `(Int) -> Int` to a generic operator's parameter makes the caller allocate a 48-byte reabstraction
     /// thunk per `map`/`filter` call, in every library alike. Heap only.
     case memoryHeapStoredClosures = "memory-heap-stored"
+    /// Memory per live subscription of another shape: a `CurrentValueSubject` → `removeDuplicates` → `scan` →
+    /// `sink(receiveCompletion:receiveValue:)`, closures written as literals. Heap only.
+    case memoryHeapStateful = "memory-heap-stateful"
     /// 1. `PassthroughSubject` → `map` → `filter` → `map` → `sink`.
     case chain
     /// 2. `(0..<n).publisher` type-erased → `map` → `filter` → `sink`.
@@ -152,7 +155,7 @@ public enum Scenario: String, CaseIterable, Sendable {
     /// How many operations one run performs (the divisor of the figure).
     public var count: Int {
         switch self {
-        case .memoryResident, .memoryHeap, .memoryHeapStoredClosures: 100_000
+        case .memoryResident, .memoryHeap, .memoryHeapStoredClosures, .memoryHeapStateful: 100_000
         case .chain: 2_000_000
         case .sequence: 1_000_000
         case .subscribeCancel: 100_000
@@ -186,7 +189,9 @@ public enum Scenario: String, CaseIterable, Sendable {
     /// The unit of the figure.
     public var unit: String {
         switch self {
-        case .memoryResident, .memoryHeap, .memoryHeapStoredClosures, .liveMemory1k, .liveMemory10k, .liveMemory1m: "B"
+        case .memoryResident, .memoryHeap, .memoryHeapStoredClosures, .memoryHeapStateful, .liveMemory1k, .liveMemory10k,
+            .liveMemory1m:
+            "B"
         default: "ns"
         }
     }
@@ -194,7 +199,8 @@ public enum Scenario: String, CaseIterable, Sendable {
     /// What one operation is, for the table.
     public var operation: String {
         switch self {
-        case .memoryResident, .memoryHeap, .memoryHeapStoredClosures, .liveMemory1k, .liveMemory10k, .liveMemory1m:
+        case .memoryResident, .memoryHeap, .memoryHeapStoredClosures, .memoryHeapStateful, .liveMemory1k, .liveMemory10k,
+            .liveMemory1m:
             "per live subscription"
         case .live1k, .live10k, .live100k, .live1m: "per subscription (subscribe, one value, cancel)"
         case .fanOut1, .fanOut10, .fanOut100, .fanOut10k: "per delivery"

@@ -17,6 +17,7 @@ import BenchmarkKit
 func runScenarios(_ runner: BenchmarkRunner) async {
     measureMemoryPerSubscription(runner)
     measureMemoryWithStoredClosures(runner)
+    measureMemoryOfStatefulSubscriptions(runner)
     runner.time(.chain, chain)
     runner.time(.sequence, sequence)
     runner.time(.subscribeCancel, subscribeCancel)
@@ -148,6 +149,27 @@ func measureMemoryWithStoredClosures(_ runner: BenchmarkRunner) {
         }
         subject.send(1)
         return received
+    }
+    subject.send(completion: .finished)
+    kept.removeAll()
+}
+
+/// Memory of another shape, as a view model keeps a live subscription: `CurrentValueSubject` → `removeDuplicates`
+/// → `scan` (a running total) → `sink` with both handlers; `count` live subscriptions on one subject.
+func measureMemoryOfStatefulSubscriptions(_ runner: BenchmarkRunner) {
+    let subject = CurrentValueSubject<Int, Never>(0)
+    var kept: [AnyCancellable] = []
+    kept.reserveCapacity(Scenario.memoryHeapStateful.count)
+    runner.measureHeap(.memoryHeapStateful) { count in
+        var received: UInt64 = 0
+        var finished: UInt64 = 0
+        for _ in 0..<count {
+            subject.removeDuplicates().scan(0) { $0 &+ $1 }
+                .sink(receiveCompletion: { _ in finished &+= 1 }, receiveValue: { received &+= UInt64($0) })
+                .store(in: &kept)
+        }
+        subject.send(1)
+        return received &+ finished
     }
     subject.send(completion: .finished)
     kept.removeAll()

@@ -44,6 +44,9 @@ import Synchronization
 final class StageLink<State, Hooks: StageHooks>: Subscription, CustomStringConvertible, @unchecked Sendable {
     @usableFromInline
     let phase = Atomic<UInt8>(StagePhase.waiting)
+    /// The operator, for `description`: one byte beside `phase`, where a `String` took sixteen in every link.
+    @usableFromInline
+    let name: StageName
     /// Raw demand requested before the link was subscribed (`UInt.max` = unlimited).
     @usableFromInline
     let pending = Atomic<UInt>(0)
@@ -61,15 +64,17 @@ final class StageLink<State, Hooks: StageHooks>: Subscription, CustomStringConve
     /// What the operator does on a request or a cancel (`handleEvents`), or nothing (``NoStageHooks``).
     @usableFromInline
     let hooks: Hooks
-    @usableFromInline
-    let description: String
 
     @inlinable
-    init(_ name: String, state: State, hooks: Hooks) {
-        self.description = name
+    init(_ name: StageName, state: State, hooks: Hooks) {
+        self.name = name
         self.state = state
         self.hooks = hooks
     }
+
+    /// The operator's name, as Combine's subscriptions describe themselves ("Scan", "Drop"…).
+    @usableFromInline
+    var description: String { name.rawValue }
 
     /// Whether the downstream still wants events: `false` once it has cancelled or the stream has ended. A
     /// relaxed load: a cancel racing with a delivery may let that one value through, as in Combine.
@@ -207,6 +212,28 @@ struct NoStageHooks: StageHooks {
     func willCancel() {}
     @inlinable
     func release() {}
+}
+
+/// The operators whose subscription is a ``StageLink``, by the name the link's `description` gives: a new stage
+/// adds its case here. Stored as one byte; the name is the raw value.
+@usableFromInline
+enum StageName: String, Sendable {
+    case prefix = "Prefix"
+    case dropFirst = "Drop"
+    case tryMap = "TryMap"
+    case handleEvents = "HandleEvents"
+    case ignoreOutput = "IgnoreOutput"
+    case removeDuplicates = "RemoveDuplicates"
+    case scan = "Scan"
+    case prefixWhile = "PrefixWhile"
+    case tryPrefixWhile = "TryPrefixWhile"
+    case tryFilter = "TryFilter"
+    case dropWhile = "DropWhile"
+    case tryDropWhile = "TryDropWhile"
+    case tryScan = "TryScan"
+    case output = "Output"
+    case tryCompactMap = "TryCompactMap"
+    case tryRemoveDuplicates = "TryRemoveDuplicates"
 }
 
 /// The phases of a ``StageLink``.

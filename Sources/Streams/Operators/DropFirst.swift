@@ -68,7 +68,7 @@ struct DropFirstStage<Downstream: Subscriber>: Subscriber, CustomStringConvertib
     @inlinable
     init(downstream: Downstream, count: Int) {
         self.downstream = downstream
-        self.link = StageLink("Drop", state: count, hooks: NoStageHooks())
+        self.link = StageLink(.dropFirst, state: count, hooks: NoStageHooks())
     }
 
     @usableFromInline

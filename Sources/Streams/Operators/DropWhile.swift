@@ -65,7 +65,7 @@ extension Publishers {
             let predicate = self.predicate
             var dropping = true  // the step's own state: touched only by the upstream's serial value calls
             let inner = ValueStepStage<Output, Failure, S>(
-                downstream: subscriber, name: "DropWhile",
+                downstream: subscriber, name: .dropWhile,
                 step: { value in
                     if dropping {
                         if predicate(value) { return .drop }
@@ -103,7 +103,7 @@ extension Publishers {
             let predicate = self.predicate
             var dropping = true  // the step's own state: touched only by the upstream's serial value calls
             let inner = ValueStepStage<Output, Upstream.Failure, S>(
-                downstream: subscriber, name: "TryDropWhile",
+                downstream: subscriber, name: .tryDropWhile,
                 erasingFailure: { value in
                     if dropping {
                         do {

@@ -175,7 +175,7 @@ struct HandleEventsStage<Downstream: Subscriber>: Subscriber, CustomStringConver
         reportsReturnedDemand: Bool
     ) {
         self.downstream = downstream
-        self.link = StageLink("HandleEvents", state: (), hooks: hooks)
+        self.link = StageLink(.handleEvents, state: (), hooks: hooks)
         self.receiveSubscription = receiveSubscription
         self.receiveOutput = receiveOutput
         self.receiveCompletion = receiveCompletion

@@ -56,7 +56,7 @@ where Downstream.Input == Never {
     @inlinable
     init(downstream: Downstream) {
         self.downstream = downstream
-        self.link = StageLink("IgnoreOutput", state: (), hooks: NoStageHooks())
+        self.link = StageLink(.ignoreOutput, state: (), hooks: NoStageHooks())
     }
 
     @usableFromInline

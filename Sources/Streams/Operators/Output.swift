@@ -70,7 +70,7 @@ extension Publishers {
             var untilStart = range.lowerBound
             var remaining = range.count
             let inner = ValueStepStage<Output, Failure, S>(
-                downstream: subscriber, name: "Output",
+                downstream: subscriber, name: .output,
                 step: { value in
                     if untilStart > 0 {
                         untilStart -= 1

@@ -68,7 +68,7 @@ struct PrefixStage<Downstream: Subscriber>: Subscriber, CustomStringConvertible 
     @inlinable
     init(downstream: Downstream, count: Int) {
         self.downstream = downstream
-        self.link = StageLink("Prefix", state: count, hooks: NoStageHooks())
+        self.link = StageLink(.prefix, state: count, hooks: NoStageHooks())
     }
 
     @usableFromInline

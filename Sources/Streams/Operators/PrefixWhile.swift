@@ -65,7 +65,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
             let inner = ValueStepStage<Output, Failure, S>(
-                downstream: subscriber, name: "PrefixWhile",
+                downstream: subscriber, name: .prefixWhile,
                 step: { value in predicate(value) ? .publish(value) : .finish })
             upstream.receive(subscriber: inner)
         }
@@ -96,7 +96,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
             let inner = ValueStepStage<Output, Upstream.Failure, S>(
-                downstream: subscriber, name: "TryPrefixWhile",
+                downstream: subscriber, name: .tryPrefixWhile,
                 erasingFailure: { value in
                     do {
                         return try predicate(value) ? .publish(value) : .finish

@@ -80,7 +80,7 @@ struct RemoveDuplicatesStage<Downstream: Subscriber>: Subscriber, CustomStringCo
     @inlinable
     init(downstream: Downstream, predicate: @escaping (Input, Input) -> Bool) {
         self.downstream = downstream
-        self.link = StageLink("RemoveDuplicates", state: nil, hooks: NoStageHooks())
+        self.link = StageLink(.removeDuplicates, state: nil, hooks: NoStageHooks())
         self.predicate = predicate
     }
 

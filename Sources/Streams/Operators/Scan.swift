@@ -70,7 +70,7 @@ struct ScanStage<Input, Downstream: Subscriber>: Subscriber, CustomStringConvert
     @inlinable
     init(downstream: Downstream, initial: Output, nextPartialResult: @escaping (Output, Input) -> Output) {
         self.downstream = downstream
-        self.link = StageLink("Scan", state: initial, hooks: NoStageHooks())
+        self.link = StageLink(.scan, state: initial, hooks: NoStageHooks())
         self.nextPartialResult = nextPartialResult
     }
 

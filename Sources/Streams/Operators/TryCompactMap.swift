@@ -45,7 +45,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let transform = self.transform
             let inner = ValueStepStage<Upstream.Output, Upstream.Failure, S>(
-                downstream: subscriber, name: "TryCompactMap",
+                downstream: subscriber, name: .tryCompactMap,
                 erasingFailure: { value in
                     do {
                         guard let output = try transform(value) else { return .drop }

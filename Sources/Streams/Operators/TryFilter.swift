@@ -48,7 +48,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let isIncluded = self.isIncluded
             let inner = ValueStepStage<Output, Upstream.Failure, S>(
-                downstream: subscriber, name: "TryFilter",
+                downstream: subscriber, name: .tryFilter,
                 erasingFailure: { value in
                     do {
                         return try isIncluded(value) ? .publish(value) : .drop

@@ -67,7 +67,7 @@ where Downstream.Failure == any Error {
     @inlinable
     init(downstream: Downstream, transform: @escaping (Input) throws -> Downstream.Input) {
         self.downstream = downstream
-        self.link = StageLink("TryMap", state: (), hooks: NoStageHooks())
+        self.link = StageLink(.tryMap, state: (), hooks: NoStageHooks())
         self.transform = transform
     }
 

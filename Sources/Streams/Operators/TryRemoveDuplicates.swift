@@ -51,7 +51,7 @@ extension Publishers {
             let predicate = self.predicate
             var previous: Output?  // the step's own state: touched only by the upstream's serial value calls
             let inner = ValueStepStage<Output, Upstream.Failure, S>(
-                downstream: subscriber, name: "TryRemoveDuplicates",
+                downstream: subscriber, name: .tryRemoveDuplicates,
                 erasingFailure: { value in
                     if let last = previous {
                         do {

@@ -54,7 +54,7 @@ extension Publishers {
             let nextPartialResult = self.nextPartialResult
             var result = initialResult  // the step's own state: touched only by the upstream's serial value calls
             let inner = ValueStepStage<Upstream.Output, Upstream.Failure, S>(
-                downstream: subscriber, name: "TryScan",
+                downstream: subscriber, name: .tryScan,
                 erasingFailure: { value in
                     do {
                         result = try nextPartialResult(result, value)

@@ -48,7 +48,7 @@ struct ValueStepStage<Input, UpstreamFailure: Error, Downstream: Subscriber>: Su
 
     @inlinable
     init(
-        downstream: Downstream, name: String, forwardedFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
+        downstream: Downstream, name: StageName, forwardedFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
         step: @escaping Step
     ) {
         self.downstream = downstream
@@ -59,7 +59,7 @@ struct ValueStepStage<Input, UpstreamFailure: Error, Downstream: Subscriber>: Su
 
     /// The stage of an operator with its upstream's failure type.
     @inlinable
-    init(downstream: Downstream, name: String, step: @escaping Step)
+    init(downstream: Downstream, name: StageName, step: @escaping Step)
     where UpstreamFailure == Downstream.Failure {
         self.init(downstream: downstream, name: name, forwardedFailure: { $0 }, step: step)
     }
@@ -67,7 +67,7 @@ struct ValueStepStage<Input, UpstreamFailure: Error, Downstream: Subscriber>: Su
     /// The stage of a `try` operator: its failure type is `any Error`, the upstream's failure is erased to it,
     /// and `step` returns ``ValueStep/fail(_:)`` with what its closure threw.
     @inlinable
-    init(downstream: Downstream, name: String, erasingFailure step: @escaping Step)
+    init(downstream: Downstream, name: StageName, erasingFailure step: @escaping Step)
     where Downstream.Failure == any Error {
         self.init(downstream: downstream, name: name, forwardedFailure: { $0 }, step: step)
     }
