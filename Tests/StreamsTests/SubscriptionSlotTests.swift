@@ -25,7 +25,7 @@ import Testing
     final class Owner {
         var slot = SubscriptionSlot()
         /// Read here: `#expect` cannot look into a noncopyable value.
-        var isEmpty: Bool { slot.isPlaceholder }
+        var isEmpty: Bool { slot.isEmpty }
     }
 
     @Test func aClassSubscriptionIsCalledInPlaceAndTakenBackAsItself() {

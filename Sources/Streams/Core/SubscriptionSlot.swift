@@ -37,7 +37,7 @@ struct SubscriptionSlot: ~Copyable {
 
     /// Whether the slot is empty (nothing stored yet, or taken).
     @inlinable
-    var isPlaceholder: Bool { subscription == nil }
+    var isEmpty: Bool { subscription == nil }
 
     /// Asks the stored subscription for `demand`, in place.
     @inlinable

@@ -151,7 +151,7 @@ where Downstream.Failure == Never {
     /// Stores the upstream subscription (the first one only; any other is cancelled).
     @inlinable
     func attach(_ subscription: any Subscription) -> Bool {
-        guard upstream.isPlaceholder, isLive else {  // the placeholder until the first attach
+        guard upstream.isEmpty, isLive else {  // empty until the first attach
             subscription.cancel()
             return false
         }

@@ -31,7 +31,7 @@ extension Subscribers {
         var deliveries: UInt32 = 0
 
         /// The upstream subscription: written only while `subscribing`, taken only by the thread that ends
-        /// the sink from `subscribed`. A placeholder before and after (see ``SubscriptionSlot``).
+        /// the sink from `subscribed`. Empty before and after (see ``SubscriptionSlot``).
         @usableFromInline
         @exclusivity(unchecked)
         var upstream = SubscriptionSlot()
