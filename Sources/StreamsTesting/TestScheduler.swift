@@ -32,22 +32,24 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
 
         /// Removes and returns the earliest live action due by `limit` (any live one when `nil`), from the heap or
         /// the queue, moving the clock to its deadline; cancelled items met on the way are discarded.
-        mutating func popDue(by limit: SchedulerInstant?) -> (@Sendable () -> Void)? {
+        mutating func popDue(by limit: SchedulerInstant?) -> DueAction? {
             while true {
-                while let top = heap.first, !top.isPending { heap.removeFirst() }
-                let top = heap.first
-                if let next = soon.firstKey, top.map({ !$0.precedes(next.deadline, next.sequence) }) ?? true {
+                // The heap's order is read from its keys: no item is touched until one is taken out.
+                let top = heap.firstKey
+                if let next = soon.firstKey,
+                    top.map({ !runsBefore($0.deadline, $0.sequence, next.deadline, next.sequence) }) ?? true
+                {
                     // Due already: its deadline was the clock when it was queued.
                     now = max(now, next.deadline)
-                    return soon.popFirst()
+                    return soon.popFirst().map(DueAction.init)
                 }
                 guard let top else { return nil }
-                if let limit, top.deadline > max(limit, now) { return nil }
-                heap.removeFirst()
+                // A cancelled item keeps its place until it is taken out here, due or not (it holds no action).
+                if let limit, top.deadline > max(limit, now), top.isPending { return nil }
                 // A cancel may win the item between the check and here: then it is simply dropped.
-                guard let action = top.take() else { continue }
+                guard let action = heap.removeFirst()?.take() else { continue }
                 now = max(now, top.deadline)
-                return action
+                return DueAction(run: action)
             }
         }
     }
@@ -156,7 +158,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
             if action == nil { state.now = max(state.now, limit) }
             return action
         }) {
-            action()
+            action.run()
         }
     }
 
@@ -165,7 +167,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     public func run(limit: Int = 1_000_000) {
         var count = 0
         while count < limit, let action = nextAction(dueBy: nil) {
-            action()
+            action.run()
             count += 1
         }
     }
@@ -174,12 +176,12 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     /// next action is due after `limit`; the clock stays at the last action run (unlike ``advance(to:)``).
     func runUntilIdle(notAfter limit: SchedulerInstant) {
         while let action = nextAction(dueBy: limit) {
-            action()
+            action.run()
         }
     }
 
     /// Removes the earliest action due by `limit` (any action when `nil`) and moves the clock to it.
-    private func nextAction(dueBy limit: SchedulerInstant?) -> (@Sendable () -> Void)? {
+    private func nextAction(dueBy limit: SchedulerInstant?) -> DueAction? {
         state.withLock { $0.popDue(by: limit) }
     }
 
@@ -188,6 +190,12 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         let released = state.withLock { ($0.heap.takeActions(), $0.soon.takeActions()) }
         _ = released  // released outside the lock: an action's captures may cancel other items
     }
+}
+
+/// An action taken out of the queue to run. A struct rather than the bare closure: returned through the lock's
+/// generic `withLock`, a bare closure would be re-abstracted, one allocation per action run.
+private struct DueAction {
+    let run: @Sendable () -> Void
 }
 
 /// A scheduled action and its handle. Whoever first takes the action, the scheduler to run it or a
@@ -211,16 +219,7 @@ private final class TimerItem: Cancellable, @unchecked Sendable {
     /// The action, for the one caller that takes it first; `nil` for everyone else.
     func take() -> (@Sendable () -> Void)? {
         guard !taken.exchange(true, ordering: .acquiringAndReleasing) else { return nil }
-        defer { action = nil }
-        return action
-    }
-
-    /// Whether `self` runs before `other`: earlier deadline first, then scheduling order.
-    func precedes(_ other: TimerItem) -> Bool { precedes(other.deadline, other.sequence) }
-
-    /// Whether this item runs before one due at `otherDeadline` and queued as `otherSequence`.
-    func precedes(_ otherDeadline: SchedulerInstant, _ otherSequence: UInt64) -> Bool {
-        deadline < otherDeadline || (deadline == otherDeadline && sequence < otherSequence)
+        return action.take()
     }
 
     func cancel() {
@@ -229,45 +228,92 @@ private final class TimerItem: Cancellable, @unchecked Sendable {
     }
 }
 
-/// A binary min-heap of timer items, ordered by ``TimerItem/precedes(_:)``.
-private struct TimerHeap {
-    private var items: [TimerItem] = []
+/// Whether an action due at `deadline` and queued as `sequence` runs before one due at `otherDeadline` and queued as
+/// `otherSequence`: earlier deadline first, then scheduling order.
+private func runsBefore(
+    _ deadline: SchedulerInstant, _ sequence: UInt64, _ otherDeadline: SchedulerInstant, _ otherSequence: UInt64
+) -> Bool {
+    deadline < otherDeadline || (deadline == otherDeadline && sequence < otherSequence)
+}
 
-    var first: TimerItem? { items.first }
+/// A binary min-heap of timer items: earlier deadline first, then scheduling order.
+///
+/// Each node keeps its item's deadline and sequence number beside the reference, so ordering the heap reads
+/// plain values and never touches (retains, releases) an item; sifting moves nodes into a hole (no copy, so no
+/// retain and release per level) instead of swapping them.
+private struct TimerHeap {
+    struct Node {
+        let deadline: SchedulerInstant
+        let sequence: UInt64
+        let item: TimerItem
+
+        init(_ item: TimerItem) {
+            deadline = item.deadline
+            sequence = item.sequence
+            self.item = item
+        }
+
+        /// Whether this node's item runs before `other`'s: earlier deadline first, then scheduling order.
+        func precedes(_ other: Node) -> Bool { runsBefore(deadline, sequence, other.deadline, other.sequence) }
+    }
+
+    private var nodes: [Node] = []
+
+    /// The earliest node's deadline and sequence number, and whether its item is still pending.
+    var firstKey: (deadline: SchedulerInstant, sequence: UInt64, isPending: Bool)? {
+        guard !nodes.isEmpty else { return nil }
+        return (nodes[0].deadline, nodes[0].sequence, nodes[0].item.isPending)
+    }
 
     /// Takes every item's action (leaving the items cancelled), for the caller to release.
     func takeActions() -> [@Sendable () -> Void] {
-        items.compactMap { $0.take() }
+        nodes.compactMap { $0.item.take() }
     }
 
     /// Items neither run nor cancelled.
-    var pendingCount: Int { items.reduce(0) { $0 + ($1.isPending ? 1 : 0) } }
+    var pendingCount: Int { nodes.reduce(0) { $0 + ($1.item.isPending ? 1 : 0) } }
 
     mutating func insert(_ item: TimerItem) {
-        items.append(item)
-        var child = items.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard items[child].precedes(items[parent]) else { break }
-            items.swapAt(child, parent)
-            child = parent
+        nodes.append(Node(item))
+        nodes.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            // Sound: the buffer is the array's storage, all initialized, for this call only. The new node is moved
+            // out of the last slot, each parent it passes is moved down into the hole it leaves, and the node is
+            // moved into the last hole: on return every slot holds exactly one node again, none retained twice.
+            var hole = buffer.count - 1
+            let node = (base + hole).move()
+            while hole > 0 {
+                let parent = (hole - 1) / 2
+                guard node.precedes(base[parent]) else { break }
+                (base + hole).initialize(to: (base + parent).move())
+                hole = parent
+            }
+            (base + hole).initialize(to: node)
         }
     }
 
-    mutating func removeFirst() {
-        guard let last = items.popLast() else { return }
-        guard !items.isEmpty else { return }
-        items[0] = last
-        var parent = 0
-        let count = items.count
-        while true {
-            let left = 2 * parent + 1
-            guard left < count else { break }
-            let right = left + 1
-            let smaller = right < count && items[right].precedes(items[left]) ? right : left
-            guard items[smaller].precedes(items[parent]) else { break }
-            items.swapAt(smaller, parent)
-            parent = smaller
+    /// Removes the earliest node and returns its item.
+    mutating func removeFirst() -> TimerItem? {
+        guard let last = nodes.popLast() else { return nil }
+        guard !nodes.isEmpty else { return last.item }
+        return nodes.withUnsafeMutableBufferPointer { buffer -> TimerItem? in
+            guard let base = buffer.baseAddress else { return nil }
+            // Sound, as in `insert`: the top node is moved out (to the caller), each smaller child moves up into
+            // the hole, and the former last node fills the final hole.
+            let removed = base.move()
+            let count = buffer.count
+            var hole = 0
+            while true {
+                let left = 2 * hole + 1
+                guard left < count else { break }
+                let right = left + 1
+                let child = right < count && base[right].precedes(base[left]) ? right : left
+                guard base[child].precedes(last) else { break }
+                (base + hole).initialize(to: (base + child).move())
+                hole = child
+            }
+            (base + hole).initialize(to: last)
+            return removed.item
         }
     }
 }

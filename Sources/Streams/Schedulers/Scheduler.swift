@@ -17,21 +17,27 @@ public struct SchedulerInstant: Comparable, Hashable, Sendable, CustomStringConv
     /// The clock's origin (where a `TestScheduler` starts).
     public static let zero = SchedulerInstant(offset: .zero)
 
+    // The arithmetic and comparisons below go through `attoseconds` (an `Int128`, inlined) rather than `Duration`'s
+    // own operators, which are calls into the standard library: a virtual-time scheduler compares instants several
+    // times per scheduled action.
+
     /// The instant `rhs` later.
     @inlinable
     public static func + (lhs: SchedulerInstant, rhs: Duration) -> SchedulerInstant {
-        SchedulerInstant(offset: lhs.offset + rhs)
+        SchedulerInstant(offset: Duration(attoseconds: lhs.offset.attoseconds + rhs.attoseconds))
     }
 
     /// The instant `rhs` earlier.
     @inlinable
     public static func - (lhs: SchedulerInstant, rhs: Duration) -> SchedulerInstant {
-        SchedulerInstant(offset: lhs.offset - rhs)
+        SchedulerInstant(offset: Duration(attoseconds: lhs.offset.attoseconds - rhs.attoseconds))
     }
 
     /// The interval between two instants.
     @inlinable
-    public static func - (lhs: SchedulerInstant, rhs: SchedulerInstant) -> Duration { lhs.offset - rhs.offset }
+    public static func - (lhs: SchedulerInstant, rhs: SchedulerInstant) -> Duration {
+        Duration(attoseconds: lhs.offset.attoseconds - rhs.offset.attoseconds)
+    }
 
     /// Moves the instant later by `rhs`.
     @inlinable
@@ -39,7 +45,15 @@ public struct SchedulerInstant: Comparable, Hashable, Sendable, CustomStringConv
 
     /// Chronological order.
     @inlinable
-    public static func < (lhs: SchedulerInstant, rhs: SchedulerInstant) -> Bool { lhs.offset < rhs.offset }
+    public static func < (lhs: SchedulerInstant, rhs: SchedulerInstant) -> Bool {
+        lhs.offset.attoseconds < rhs.offset.attoseconds
+    }
+
+    /// The same instant.
+    @inlinable
+    public static func == (lhs: SchedulerInstant, rhs: SchedulerInstant) -> Bool {
+        lhs.offset.attoseconds == rhs.offset.attoseconds
+    }
 
     /// The offset, e.g. `0.5 seconds`.
     public var description: String { offset.description }
