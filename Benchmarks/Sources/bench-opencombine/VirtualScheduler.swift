@@ -4,11 +4,12 @@ import OpenCombine
     import Glibc
 #endif
 
-/// A virtual-time scheduler for OpenCombine, built like StreamsTesting's `TestScheduler` so that the
-/// debounce scenario compares the operators, not the schedulers: pending actions in a dictionary keyed
-/// by sequence number under a pthread mutex, the earliest found by a linear scan, cancellation through
-/// a handle that removes the entry. It also supports repeating actions, which OpenCombine's `debounce`
-/// schedules (and cancels once they fire).
+/// A virtual-time scheduler for OpenCombine, built like StreamsTesting's `TestScheduler` so that the timing
+/// scenarios compare the operators, not the schedulers: pending actions in a binary min-heap on (deadline,
+/// scheduling order) under a pthread mutex, each node keeping its keys beside the action so that ordering reads
+/// plain values, nodes moved into a hole when sifting. It also supports repeating actions, which OpenCombine's
+/// `debounce` schedules (and cancels once they fire): their handle marks a token that the scheduler checks.
+/// A one-shot action needs no handle in Combine's API, so it costs no allocation beyond its closure.
 final class VirtualScheduler: Scheduler, @unchecked Sendable {
     /// Virtual nanoseconds.
     struct SchedulerTimeType: Strideable, Hashable {
@@ -16,6 +17,7 @@ final class VirtualScheduler: Scheduler, @unchecked Sendable {
 
         func distance(to other: Self) -> Stride { Stride(nanoseconds: other.nanoseconds - nanoseconds) }
         func advanced(by stride: Stride) -> Self { Self(nanoseconds: nanoseconds + stride.nanoseconds) }
+        static func < (lhs: Self, rhs: Self) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
 
         /// An interval of virtual nanoseconds.
         struct Stride: Comparable, SignedNumeric, SchedulerTimeIntervalConvertible {
@@ -48,19 +50,30 @@ final class VirtualScheduler: Scheduler, @unchecked Sendable {
 
     typealias SchedulerOptions = Never
 
-    private struct Item {
+    /// Marks a repeating action cancelled. Guarded by the scheduler's `mutex`.
+    private final class Token {
+        var isCancelled = false
+    }
+
+    private struct Node {
         var deadline: SchedulerTimeType
         /// Scheduling order, the tie-break between equal deadlines.
         var order: UInt64
         let interval: SchedulerTimeType.Stride?
+        let token: Token?
         let action: () -> Void
+
+        func precedes(_ other: Node) -> Bool {
+            deadline.nanoseconds < other.deadline.nanoseconds
+                || (deadline.nanoseconds == other.deadline.nanoseconds && order < other.order)
+        }
     }
 
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     // Guarded by `mutex`.
     private var current = SchedulerTimeType(nanoseconds: 0)
     private var nextSequence: UInt64 = 0
-    private var items: [UInt64: Item] = [:]
+    private var heap: [Node] = []
 
     init() {
         mutex = .allocate(capacity: 1)
@@ -83,37 +96,36 @@ final class VirtualScheduler: Scheduler, @unchecked Sendable {
     var minimumTolerance: SchedulerTimeType.Stride { .nanoseconds(0) }
 
     func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
-        _ = enqueue(at: nil, interval: nil, action)
+        enqueue(at: nil, interval: nil, token: nil, action)
     }
 
     func schedule(
         after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
         _ action: @escaping () -> Void
     ) {
-        _ = enqueue(at: date, interval: nil, action)
+        enqueue(at: date, interval: nil, token: nil, action)
     }
 
     func schedule(
         after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
         options: SchedulerOptions?, _ action: @escaping () -> Void
     ) -> any Cancellable {
-        let sequence = enqueue(at: date, interval: interval, action)
+        let token = Token()
+        enqueue(at: date, interval: interval, token: token, action)
         return ScheduledAction { [weak self] in
             guard let self else { return }
-            let removed = self.locked { self.items.removeValue(forKey: sequence) }
-            _ = removed
+            self.locked { token.isCancelled = true }
         }
     }
 
     private func enqueue(
-        at deadline: SchedulerTimeType?, interval: SchedulerTimeType.Stride?, _ action: @escaping () -> Void
-    ) -> UInt64 {
+        at deadline: SchedulerTimeType?, interval: SchedulerTimeType.Stride?, token: Token?,
+        _ action: @escaping () -> Void
+    ) {
         locked {
-            let sequence = nextSequence
-            nextSequence += 1
             let due = max(deadline ?? current, current)
-            items[sequence] = Item(deadline: due, order: sequence, interval: interval, action: action)
-            return sequence
+            push(Node(deadline: due, order: nextSequence, interval: interval, token: token, action: action))
+            nextSequence += 1
         }
     }
 
@@ -124,33 +136,70 @@ final class VirtualScheduler: Scheduler, @unchecked Sendable {
         locked { current = max(current, target) }
     }
 
-    /// Takes the earliest action due by `limit`; a repeating one is put back at its next deadline first.
+    /// Takes the earliest action due by `limit`; a repeating one is put back at its next deadline first, a
+    /// cancelled one is dropped.
     private func nextAction(dueBy limit: SchedulerTimeType) -> (() -> Void)? {
         locked {
-            var best: (key: UInt64, item: Item)?
-            for (key, item) in items {
-                if let chosen = best {
-                    if item.deadline < chosen.item.deadline
-                        || (item.deadline == chosen.item.deadline && item.order < chosen.item.order)
-                    {
-                        best = (key, item)
-                    }
-                } else {
-                    best = (key, item)
+            while !heap.isEmpty {
+                if heap[0].token?.isCancelled == true {
+                    _ = pop()
+                    continue
                 }
+                guard heap[0].deadline <= max(limit, current) else { return nil }
+                var node = pop()
+                current = max(current, node.deadline)
+                if let interval = node.interval {
+                    node.deadline = node.deadline.advanced(by: interval)
+                    node.order = nextSequence
+                    nextSequence += 1
+                    let action = node.action
+                    push(node)
+                    return action
+                }
+                return node.action
             }
-            guard let (key, item) = best, item.deadline <= max(limit, current) else { return nil }
-            current = max(current, item.deadline)
-            if let interval = item.interval {
-                var next = item
-                next.deadline = item.deadline.advanced(by: interval)
-                next.order = nextSequence
-                nextSequence += 1
-                items[key] = next
-            } else {
-                items.removeValue(forKey: key)
+            return nil
+        }
+    }
+
+    /// Adds `node` to the heap (mutex held): moved up through a hole, not swapped.
+    private func push(_ node: Node) {
+        heap.append(node)
+        heap.withUnsafeMutableBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var hole = buffer.count - 1
+            let moving = (base + hole).move()
+            while hole > 0 {
+                let parent = (hole - 1) / 2
+                guard moving.precedes(base[parent]) else { break }
+                (base + hole).initialize(to: (base + parent).move())
+                hole = parent
             }
-            return item.action
+            (base + hole).initialize(to: moving)
+        }
+    }
+
+    /// Removes and returns the earliest node (mutex held; the heap is not empty): the last node sifts down
+    /// through a hole.
+    private func pop() -> Node {
+        let last = heap.removeLast()
+        guard !heap.isEmpty else { return last }
+        return heap.withUnsafeMutableBufferPointer { buffer in
+            let base = buffer.baseAddress!
+            let first = base.move()
+            let count = buffer.count
+            var hole = 0
+            while true {
+                let left = 2 * hole + 1
+                guard left < count else { break }
+                let right = left + 1
+                let child = right < count && base[right].precedes(base[left]) ? right : left
+                guard base[child].precedes(last) else { break }
+                (base + hole).initialize(to: (base + child).move())
+                hole = child
+            }
+            (base + hole).initialize(to: last)
+            return first
         }
     }
 }
