@@ -134,14 +134,14 @@ final class DelayInner<Downstream: Subscriber>: Subscriber, Subscription, TimedD
 
     @inlinable
     func enqueue(_ event: TimingEventQueue<Input, Failure>.Event) {
-        let deadline = scheduler.now + interval
         let sequence = lock.withLock { () -> UInt64? in
             guard downstream != nil else { return nil }
             return queue.append(event)
         }
         guard let sequence else { return }
-        // Holds `self` until it runs or is cancelled (`cancel()` cancels every pending action).
-        let handle = scheduler.scheduleAction(after: deadline) { [self] in actionRan(sequence: sequence) }
+        // Holds `self` until it runs or is cancelled (`cancel()` cancels every pending action). The scheduler reads
+        // its clock and queues the action in one step (`TestScheduler`: under one lock).
+        let handle = scheduler.scheduleAction(afterDelay: interval) { [self] in actionRan(sequence: sequence) }
         let isStale = lock.withLock { () -> Bool in
             guard downstream != nil, sequence > queue.released else { return true }
             timers.append(handle, for: sequence)
@@ -154,8 +154,9 @@ final class DelayInner<Downstream: Subscriber>: Subscriber, Subscription, TimedD
     /// run or find nothing now) and delivers every waiting event up to it.
     @inlinable
     func actionRan(sequence: UInt64) {
-        lock.withLock { timers.dropThrough(sequence) }
-        deliverReleased(upTo: sequence)
+        lock.lock()
+        timers.dropThrough(sequence)
+        deliverReleasedLocked(upTo: sequence)
     }
 }
 

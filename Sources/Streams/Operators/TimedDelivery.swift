@@ -23,6 +23,13 @@ extension TimedDelivery {
     @inlinable
     func deliverReleased(upTo sequence: UInt64) {
         lock.lock()
+        deliverReleasedLocked(upTo: sequence)
+    }
+
+    /// ``deliverReleased(upTo:)`` with `lock` already held (an operator's action that updates its own state
+    /// first, in the same critical section); returns with it released.
+    @inlinable
+    func deliverReleasedLocked(upTo sequence: UInt64) {
         guard queue.release(upTo: sequence) else { return lock.unlock() }
         while true {
             guard let downstream else {

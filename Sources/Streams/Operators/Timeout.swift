@@ -186,7 +186,7 @@ final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscription, Time
         if let sequence { scheduleDelivery(of: sequence) }
         guard let generation else { return }
         // Holds `self` until it runs or is cancelled (every path that ends the watch cancels it).
-        let handle = scheduler.scheduleAction(after: scheduler.now + interval) { [self] in
+        let handle = scheduler.scheduleAction(afterDelay: interval) { [self] in
             timerFired(generation: generation)
         }
         let stale = lock.withLock { () -> ScheduledHandle in
