@@ -422,6 +422,149 @@ import Testing
         subject.send(3)
         subscriber.request(.unlimited)
         #expect(
-            subscriber.events == [.subscription, .value(1), .value(2), .value(3), .value(101), .value(102), .value(103)])
+            subscriber.events == [
+                .subscription, .value(1), .value(2), .value(3), .value(101), .value(102), .value(103),
+            ])
+    }
+
+    // MARK: Scalar inners (`Just`), read instead of subscribed to (`FlatMapInner.receiveScalar`)
+
+    /// One scripted run: values into the upstream, downstream requests in between, maybe a completion. The same
+    /// script runs with `Just` inners (read directly when the engine is idle) and with the same `Just`s erased
+    /// (always subscribed): the subscriber's events, the upstream's requests and cancels must be identical.
+    private struct ScalarScript: CustomStringConvertible {
+        enum Step: CustomStringConvertible {
+            case send(Int)
+            case request(Int)
+            case finish, fail
+
+            var description: String {
+                switch self {
+                case .send(let value): "send \(value)"
+                case .request(let count): "request \(count)"
+                case .finish: "finish"
+                case .fail: "fail"
+                }
+            }
+        }
+        var maxPublishers: Subscribers.Demand
+        var initial: Subscribers.Demand?
+        var perValue: Subscribers.Demand
+        var cancelOnValue: Int?
+        var steps: [Step]
+
+        var description: String {
+            "maxPublishers \(maxPublishers), initial \(String(describing: initial)), perValue \(perValue), "
+                + "cancelOnValue \(String(describing: cancelOnValue)), steps \(steps)"
+        }
+
+        /// What the subscriber and the upstream saw.
+        func run<Inner: Publisher>(_ inner: @escaping (Int) -> Inner) -> String
+        where Inner.Output == Int, Inner.Failure == TestFailure {
+            let upstream = CombiningProbe<Int, TestFailure>()
+            let subscriber = HandWrittenSubscriber<Int, TestFailure>(
+                initial: initial, perValue: perValue, cancelOnValue: cancelOnValue)
+            upstream.flatMap(maxPublishers: maxPublishers, inner).subscribe(subscriber)
+            for step in steps {
+                switch step {
+                case .send(let value): upstream.send(value)
+                case .request(let count): subscriber.request(.max(count))
+                case .finish: upstream.send(completion: .finished)
+                case .fail: upstream.send(completion: .failure(.boom))
+                }
+            }
+            return "\(subscriber.events) | upstream requests \(upstream.requests), cancels \(upstream.cancelCount)"
+        }
+    }
+
+    @Test func justInnersAreDeliveredExactlyAsSubscribedInnersWouldBe() {
+        var random = SeededRandom(state: 20_261_126)
+        let demands: [Subscribers.Demand?] = [nil, .max(1), .max(2), .max(3), .unlimited]
+        var differences: [String] = []
+        for _ in 0..<400 {
+            var steps: [ScalarScript.Step] = []
+            for index in 0..<Int.random(in: 1...8, using: &random) {
+                steps.append(.send(index + 1))
+                if Bool.random(using: &random) { steps.append(.request(Int.random(in: 1...3, using: &random))) }
+            }
+            switch Int.random(in: 0..<4, using: &random) {
+            case 0: steps.append(.finish)
+            case 1: steps.append(.fail)
+            default: break
+            }
+            let script = ScalarScript(
+                maxPublishers: [.unlimited, .max(1), .max(2), .max(3)].randomElement(using: &random) ?? .unlimited,
+                initial: demands.randomElement(using: &random) ?? nil,
+                perValue: Bool.random(using: &random) ? .none : .max(1),
+                cancelOnValue: Int.random(in: 0...4, using: &random) == 0 ? nil : Int.random(in: 1...5, using: &random),
+                steps: steps)
+            let read = script.run { Just($0).setFailureType(to: TestFailure.self) }
+            let subscribed = script.run { Just($0).setFailureType(to: TestFailure.self).eraseToAnyPublisher() }
+            if read != subscribed {
+                differences.append("\(script)\n  read:       \(read)\n  subscribed: \(subscribed)")
+            }
+        }
+        let firstDifference = differences.first
+        #expect(firstDifference == nil, "\(differences.count) of 400 scripts differ")
+    }
+
+    @Test func aBoundedFlatMapOverJustAsksTheUpstreamForOneMorePerValue() {
+        let upstream = CombiningProbe<Int, Never>()
+        let subscriber = HandWrittenSubscriber<Int, Never>(initial: .unlimited)
+        upstream.flatMap(maxPublishers: .max(2)) { Just($0 * 10) }.subscribe(subscriber)
+        upstream.send(1)
+        upstream.send(2)
+        upstream.send(completion: .finished)
+        #expect(subscriber.events == [.subscription, .value(10), .value(20), .finished])
+        #expect(upstream.requests == [.max(2), .max(1), .max(1)])
+    }
+
+    @Test func aJustValueThatFindsNoDemandWaitsForIt() {
+        let upstream = PassthroughSubject<Int, Never>()
+        let subscriber = HandWrittenSubscriber<Int, Never>(initial: .max(1))
+        upstream.flatMap { Just($0) }.subscribe(subscriber)
+        upstream.send(1)
+        upstream.send(2)
+        upstream.send(completion: .finished)
+        #expect(subscriber.events == [.subscription, .value(1)])
+        subscriber.request(.max(1))
+        #expect(subscriber.events == [.subscription, .value(1), .value(2), .finished])
+    }
+
+    @Test func aCancelWhileAJustValueIsDeliveredAsksTheUpstreamForNothingMore() {
+        let upstream = CombiningProbe<Int, Never>()
+        let subscriber = HandWrittenSubscriber<Int, Never>(initial: .unlimited, cancelOnValue: 1)
+        upstream.flatMap(maxPublishers: .max(1)) { Just($0) }.subscribe(subscriber)
+        upstream.send(1)
+        upstream.send(2)
+        #expect(subscriber.events == [.subscription, .value(1)])
+        #expect(upstream.requests == [.max(1)])
+        #expect(upstream.cancelCount == 1)
+    }
+
+    @Test func aJustValueSentFromInsideTheDownstreamWaitsForTheValueBeingDelivered() {
+        let upstream = PassthroughSubject<Int, Never>()
+        var received: [Int] = []
+        var cancellable: AnyCancellable?
+        cancellable = upstream.flatMap { Just($0) }.sink { value in
+            received.append(value)
+            if value == 1 { upstream.send(2) }  // re-entrant: delivered after this call returns
+            received.append(-value)
+        }
+        upstream.send(1)
+        #expect(received == [1, -1, 2, -2])
+        cancellable?.cancel()
+    }
+
+    /// SplitMix64: a small seeded generator, so a failing script can be replayed from its seed.
+    private struct SeededRandom: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
     }
 }

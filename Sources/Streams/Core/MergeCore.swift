@@ -254,23 +254,40 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
             return .none
         }
         // Fast path: deliver directly, without touching the buffer.
+        let bounded = !sidesUnlimited
+        let more = deliverNowLocked(value, to: box)
+        if forwardsDemand { return forwardReturnedDemandLocked(more, deliveredFrom: side) }
+        endDirectDeliveryLocked()
+        return bounded ? .max(1) : .none
+    }
+
+    /// The engine is idle (nobody delivering, nothing buffered) and the downstream has demand: delivers `value`
+    /// now, as the deliverer, and returns the demand the downstream returned, already added. Lock held on entry
+    /// and on return (released during the call); `isDelivering` stays set: end with ``endDirectDeliveryLocked()``
+    /// or a drain.
+    @inlinable
+    final func deliverNowLocked(_ value: Output, to box: Unmanaged<DownstreamBox<Downstream>>) -> Subscribers.Demand {
         isDelivering = true
         if demand != .unlimited { demand -= 1 }
-        let bounded = !sidesUnlimited
         lock.unlock()
         // The box is alive: this thread is the deliverer (`isDelivering`), so a `cancel` meanwhile parks it in
         // `retiredDownstream`, which only the deliverer releases (in `drainLocked`, after this call returned).
         let more = box._withUnsafeGuaranteedRef { $0.value.receive(value) }
         lock.lock()
         addDemandLocked(more)
-        if forwardsDemand { return forwardReturnedDemandLocked(more, deliveredFrom: side) }
+        return more
+    }
+
+    /// After ``deliverNowLocked(_:to:)``: stops delivering if nothing arrived meanwhile and nothing is due (all the
+    /// drain would do), else drains. Lock held on entry, released on return.
+    @inlinable
+    final func endDirectDeliveryLocked() {
         if bufferHead == buffer.count && pendingCompletion == nil && !wideningDue && !sourcesDone && !isTerminal {
-            isDelivering = false  // nothing arrived meanwhile and nothing is due: the drain would only do this
+            isDelivering = false
             lock.unlock()
         } else {
             drainLocked()
         }
-        return bounded ? .max(1) : .none
     }
 
     @inlinable

@@ -71,6 +71,9 @@ extension Publishers {
 
             @usableFromInline
             let maxPublishers: Subscribers.Demand
+            /// Whether the inner publishers are read rather than subscribed to (see `receiveScalar`). Immutable.
+            @usableFromInline
+            let scalarKind = ScalarPublisherKind(of: NewPublisher.self)
             /// Guarded by the lock; released when the subscription ends.
             @usableFromInline
             @exclusivity(unchecked)
@@ -105,6 +108,7 @@ extension Publishers {
 
             @inlinable
             func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+                if scalarKind != .none { return receiveScalar(input) }
                 lock.lock()
                 guard let transform, let side = linkSideLocked() else {
                     lock.unlock()
@@ -112,6 +116,39 @@ extension Publishers {
                 }
                 lock.unlock()
                 transform(input).receive(subscriber: side)
+                return .none
+            }
+
+            /// `receive(_:)` when the inner publishers are scalar (`Just`, see ``ScalarPublisherKind``): if the engine is idle
+            /// and the downstream has demand, the inner's value is delivered now, as subscribing to it would have
+            /// delivered it, and its place is freed at once (one more upstream value when `maxPublishers` is
+            /// bounded, returned here as a subscribed inner's completion would have requested it). Otherwise the
+            /// inner is subscribed like any other, so that it waits its turn behind buffered values.
+            @inlinable
+            func receiveScalar(_ input: Upstream.Output) -> Subscribers.Demand {
+                lock.lock()
+                guard let transform, !isTerminal else {
+                    lock.unlock()
+                    return .none
+                }
+                lock.unlock()
+                let inner = transform(input)
+                lock.lock()
+                if let value = scalarKind.output(of: inner), !isDelivering, demand > .none, bufferHead == buffer.count,
+                    !isTerminal, let box = unretainedDownstream
+                {
+                    _ = deliverNowLocked(value, to: box)
+                    // A cancel from inside the downstream's `receive` leaves nothing to ask the upstream for.
+                    let replenishes = maxPublishers != .unlimited && !isTerminal
+                    endDirectDeliveryLocked()
+                    return replenishes ? .max(1) : .none
+                }
+                guard let side = linkSideLocked() else {
+                    lock.unlock()
+                    return .none
+                }
+                lock.unlock()
+                inner.receive(subscriber: side)
                 return .none
             }
 

@@ -1,0 +1,47 @@
+/// Whether a publisher type's whole life is known from its value, and how to read that value: `Just`, and
+/// `setFailureType(to:)` over a `Just` (what `flatMap` makes of a `Just` inner when its upstream can fail). On the
+/// first request of at least one, such a publisher delivers its one value and then `.finished`, synchronously.
+///
+/// `flatMap` reads the value of such an inner publisher instead of subscribing to it, when its engine is idle and
+/// the downstream has demand: what the subscriber sees is the same (the value, delivered during the upstream's
+/// `receive(_:)`, and the inner's place freed at once), without a side, a subscription and three more critical
+/// sections per inner (`FlatMapInner.receiveScalar` in `Sources/Streams/Operators/FlatMap.swift`).
+///
+/// The kind is found by comparing metatypes, once per subscription: no conformance lookup, no dynamic cast.
+@usableFromInline
+enum ScalarPublisherKind: Sendable {
+    /// Not known to be scalar: subscribe to it.
+    case none
+    /// `Just<Output>`.
+    case just
+    /// `Publishers.SetFailureType<Just<Output>, Failure>`.
+    case justWithFailure
+
+    /// The kind of `P`.
+    @inlinable
+    init<P: Publisher>(of _: P.Type) {
+        if P.self == Just<P.Output>.self {
+            self = .just
+        } else if P.self == Publishers.SetFailureType<Just<P.Output>, P.Failure>.self {
+            self = .justWithFailure
+        } else {
+            self = .none
+        }
+    }
+
+    /// The one value of `publisher`, whose type `P` is of this kind (`nil` for `.none`).
+    @inlinable
+    func output<P: Publisher>(of publisher: P) -> P.Output? {
+        switch self {
+        case .none:
+            return nil
+        case .just:
+            // Sound: this kind was computed from `P`, so `P` is `Just<P.Output>` (the same type, the same layout).
+            return unsafeBitCast(publisher, to: Just<P.Output>.self).output
+        case .justWithFailure:
+            // Sound, as above: `P` is `Publishers.SetFailureType<Just<P.Output>, P.Failure>`.
+            return unsafeBitCast(publisher, to: Publishers.SetFailureType<Just<P.Output>, P.Failure>.self).upstream
+                .output
+        }
+    }
+}
