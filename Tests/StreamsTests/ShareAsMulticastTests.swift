@@ -57,18 +57,6 @@ import Testing
         }
     }
 
-    /// SplitMix64: a small seeded generator, so a failing script can be replayed from its seed.
-    private struct SeededRandom: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     private static func demand(_ random: inout SeededRandom) -> Subscribers.Demand {
         switch Int.random(in: 0..<4, using: &random) {
         case 0: .none

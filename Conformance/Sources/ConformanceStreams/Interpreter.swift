@@ -183,6 +183,14 @@ enum Interpreter {
             return stream.share().eraseToAnyPublisher()
         case .flatMap(let limit, let kind):
             let demand: Subscribers.Demand = limit.map { .max($0) } ?? .unlimited
+            #if CONFORMANCE_STREAMS
+                if case .just = kind {
+                    // Typed as `Just` itself, not erased: Streams' flatMap then reads each inner's value instead of
+                    // subscribing to it (`ScalarPublisherKind`), and this checks that path against OpenCombine.
+                    return stream.flatMap(maxPublishers: demand) { Just($0).setFailureType(to: TestFailure.self) }
+                        .eraseToAnyPublisher()
+                }
+            #endif
             return stream.flatMap(maxPublishers: demand) { inner(kind, $0, clock) }.eraseToAnyPublisher()
         case .switchToLatest(let kind):
             return stream.map { inner(kind, $0, clock) }.switchToLatest().eraseToAnyPublisher()

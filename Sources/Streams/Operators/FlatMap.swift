@@ -119,10 +119,10 @@ extension Publishers {
                 return .none
             }
 
-            /// `receive(_:)` when the inner publishers are scalar (`Just`, see ``ScalarPublisherKind``): if the engine is idle
-            /// and the downstream has demand, the inner's value is delivered now, as subscribing to it would have
-            /// delivered it, and its place is freed at once (one more upstream value when `maxPublishers` is
-            /// bounded, returned here as a subscribed inner's completion would have requested it). Otherwise the
+            /// `receive(_:)` when the inner publishers are scalar (`Just`, see ``ScalarPublisherKind``): if the
+            /// engine is idle and the downstream has demand, the inner's value is delivered now, as subscribing to it
+            /// would have delivered it, and its place is freed at once (one more upstream value when `maxPublishers`
+            /// is bounded, returned here as a subscribed inner's completion would have requested it). Otherwise the
             /// inner is subscribed like any other, so that it waits its turn behind buffered values.
             @inlinable
             func receiveScalar(_ input: Upstream.Output) -> Subscribers.Demand {
