@@ -30,6 +30,16 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
         /// are queued: a first-in first-out queue, without the heap's allocation and reordering per action.
         var soon = SoonQueue()
 
+        /// Queues a timer item for `action` at `deadline`, the next in scheduling order, and returns it (its handle).
+        mutating func insertTimer(
+            at deadline: SchedulerInstant, _ action: @escaping @Sendable () -> Void
+        ) -> TimerItem {
+            let item = TimerItem(action)
+            heap.insert(item, deadline: deadline, sequence: nextSequence)
+            nextSequence += 1
+            return item
+        }
+
         /// Removes and returns the earliest live action due by `limit` (any live one when `nil`), from the heap or
         /// the queue, moving the clock to its deadline; cancelled items met on the way are discarded.
         mutating func popDue(by limit: SchedulerInstant?) -> DueAction? {
@@ -113,11 +123,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     ) -> TimerItem {
         state.withLock { state in
             // A past deadline counts as now, so it keeps its place behind actions already due now.
-            let due = max(deadline ?? state.now + delay, state.now)
-            let item = TimerItem(deadline: due, sequence: state.nextSequence, action: action)
-            state.nextSequence += 1
-            state.heap.insert(item)
-            return item
+            state.insertTimer(at: max(deadline ?? state.now + delay, state.now), action)
         }
     }
 
@@ -128,10 +134,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     {
         state.withLock { state -> (any Cancellable & Sendable)? in
             guard deadline > state.now else { return nil }
-            let item = TimerItem(deadline: deadline, sequence: state.nextSequence, action: action)
-            state.nextSequence += 1
-            state.heap.insert(item)
-            return item
+            return state.insertTimer(at: deadline, action)
         }
     }
 
@@ -202,16 +205,10 @@ private struct DueAction {
 /// `cancel()` to drop it, wins an atomic flag; only the winner touches `action`, so cancelling takes no
 /// lock and releases the action at once.
 private final class TimerItem: Cancellable, @unchecked Sendable {
-    let deadline: SchedulerInstant
-    let sequence: UInt64
     private let taken = Atomic<Bool>(false)
     private var action: (@Sendable () -> Void)?
 
-    init(deadline: SchedulerInstant, sequence: UInt64, action: @escaping @Sendable () -> Void) {
-        self.deadline = deadline
-        self.sequence = sequence
-        self.action = action
-    }
+    init(_ action: @escaping @Sendable () -> Void) { self.action = action }
 
     /// Neither run nor cancelled yet.
     var isPending: Bool { !taken.load(ordering: .acquiring) }
@@ -238,20 +235,14 @@ private func runsBefore(
 
 /// A binary min-heap of timer items: earlier deadline first, then scheduling order.
 ///
-/// Each node keeps its item's deadline and sequence number beside the reference, so ordering the heap reads
-/// plain values and never touches (retains, releases) an item; sifting moves nodes into a hole (no copy, so no
+/// Each node keeps its item's deadline and sequence number (only there) beside the reference, so ordering the heap
+/// reads plain values and never touches (retains, releases) an item; sifting moves nodes into a hole (no copy, so no
 /// retain and release per level) instead of swapping them.
 private struct TimerHeap {
     struct Node {
         let deadline: SchedulerInstant
         let sequence: UInt64
         let item: TimerItem
-
-        init(_ item: TimerItem) {
-            deadline = item.deadline
-            sequence = item.sequence
-            self.item = item
-        }
 
         /// Whether this node's item runs before `other`'s: earlier deadline first, then scheduling order.
         func precedes(_ other: Node) -> Bool { runsBefore(deadline, sequence, other.deadline, other.sequence) }
@@ -273,8 +264,8 @@ private struct TimerHeap {
     /// Items neither run nor cancelled.
     var pendingCount: Int { nodes.reduce(0) { $0 + ($1.item.isPending ? 1 : 0) } }
 
-    mutating func insert(_ item: TimerItem) {
-        nodes.append(Node(item))
+    mutating func insert(_ item: TimerItem, deadline: SchedulerInstant, sequence: UInt64) {
+        nodes.append(Node(deadline: deadline, sequence: sequence, item: item))
         nodes.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
             // Sound: the buffer is the array's storage, all initialized, for this call only. The new node is moved
