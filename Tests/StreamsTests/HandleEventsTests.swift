@@ -1,5 +1,7 @@
+import Dispatch
 import Streams
 import StreamsTesting
+import Synchronization
 import Testing
 
 @Suite struct HandleEventsTests {
@@ -116,5 +118,42 @@ import Testing
         probe.send(completion: .finished)
         #expect(weakToken == nil)
         #expect(recorder.isFinished)
+    }
+
+    /// Counts calls from any thread.
+    final class Counter: Sendable {
+        let count = Atomic<Int>(0)
+        func increment() { count.wrappingAdd(1, ordering: .relaxed) }
+        var value: Int { count.load(ordering: .relaxed) }
+    }
+
+    /// A cancel, requests and the upstream's completion on three threads at once, with and without a request
+    /// closure (without one, the request path reads no closure at all): `receiveCancel` runs exactly when the
+    /// cancel ended the stream, the completion arrives exactly otherwise, and nothing runs twice. The thread
+    /// sanitizer in `.ci/run` checks the closures are read and dropped without a race.
+    @Test(arguments: [false, true])
+    func aCancelRacingRequestsAndTheCompletionEndsTheStreamOnce(withRequestClosure: Bool) {
+        for _ in 0..<2_000 {
+            let subject = PassthroughSubject<Int, Never>()
+            let cancels = Counter()
+            let requests = Counter()
+            let recorder = subject.handleEvents(
+                receiveCancel: { cancels.increment() },
+                receiveRequest: withRequestClosure ? { _ in requests.increment() } : nil
+            ).record(demand: .none)
+            // A subscription may be used from any thread (Combine's contract), though the protocol is not `Sendable`.
+            struct Handed: @unchecked Sendable { let subscription: (any Subscription)? }
+            let handed = Handed(subscription: recorder.subscription)
+            #expect(handed.subscription != nil)
+            DispatchQueue.concurrentPerform(iterations: 3) { thread in
+                switch thread {
+                case 0: handed.subscription?.cancel()
+                case 1: for _ in 0..<5 { handed.subscription?.request(.max(1)) }
+                default: subject.send(completion: .finished)
+                }
+            }
+            #expect(cancels.value + (recorder.isFinished ? 1 : 0) == 1)
+            #expect(requests.value <= (withRequestClosure ? 5 : 0))
+        }
     }
 }

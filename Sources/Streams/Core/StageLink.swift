@@ -190,10 +190,12 @@ extension StageLink: CustomReflectable {
     var customMirror: Mirror { Mirror(self, children: [:]) }
 }
 
-/// What a stage does when its downstream requests or cancels, before the link forwards it upstream. Called
-/// from any thread, and not after the link has ended (`release()` is called once, when it ends: a
-/// conforming type that holds closures drops them there, guarding them with a lock of its own, since a
-/// request on another thread may be running one).
+/// What a stage does when its downstream requests or cancels, before the link forwards it upstream.
+/// `willRequest` is called from any thread, and may race with the end of the link. `willCancel` and then
+/// `release` are called only by the thread that ended the link (the one whose exchange moved `phase` to
+/// `terminal`), once each: `release` when the link ends in any way, `willCancel` just before it when the end is
+/// a cancel. So what `release` drops, `willCancel` may read without a lock; only what `willRequest` reads needs
+/// one (see ``HandleEventsHooks``).
 @usableFromInline
 protocol StageHooks {
     func willRequest(_ demand: Subscribers.Demand)

@@ -86,12 +86,20 @@ extension Publishers {
 }
 
 /// The closures `handleEvents` runs on a request or a cancel, before the link forwards it (see ``StageHooks``).
-/// Guarded by their own lock: a request on any thread reads them while the end of the stream drops them. A
-/// closure runs outside the lock.
+/// A closure runs outside any lock.
 ///
-/// The closures sit in a struct of their own and are read under `lock()`/`unlock()`, never passed through a
-/// generic parameter (a tuple in `Locked<…>`, a result of `withLock`): a closure stored as a generic value is
-/// wrapped in a reabstraction thunk, one allocation each time it goes in or comes out.
+/// Who touches `closures`: the link calls `willCancel` and then `release` only on the thread that ended it, once
+/// (see ``StageHooks``), so those two need no lock between them; the only other reader is `willRequest`, on any
+/// thread. So:
+/// - without a `receiveRequest` closure (`guardsRequests` false), `willRequest` returns at once and reads
+///   nothing, and nothing is ever locked: a request, a cancel and the end of the stream cost no lock;
+/// - with one, `willRequest` reads under the lock, and `release` drops the closures under it. `willCancel`
+///   still reads without it: the only write, `release`'s, comes later on its own thread, and a concurrent
+///   `willRequest` only reads.
+///
+/// The closures sit in a struct of their own and are read through `state`, never passed through a generic
+/// parameter (a tuple in `Locked<…>`, a result of `withLock`): a closure stored as a generic value is wrapped in
+/// a reabstraction thunk, one allocation each time it goes in or comes out.
 @usableFromInline
 struct HandleEventsHooks: StageHooks, @unchecked Sendable {
     /// The request and cancel closures.
@@ -109,17 +117,22 @@ struct HandleEventsHooks: StageHooks, @unchecked Sendable {
         }
     }
 
-    /// `nil` once the stream has ended.
+    /// `nil` once the stream has ended. Its lock is taken only when `guardsRequests` (see above).
     @usableFromInline
     let closures: Locked<Closures?>
+    /// Whether there is a `receiveRequest` closure, so that `willRequest` reads `closures` on any thread.
+    @usableFromInline
+    let guardsRequests: Bool
 
     @inlinable
     init(receiveCancel: (() -> Void)?, receiveRequest: ((Subscribers.Demand) -> Void)?) {
         closures = Locked(Closures(receiveCancel: receiveCancel, receiveRequest: receiveRequest))
+        guardsRequests = receiveRequest != nil
     }
 
     @inlinable
     func willRequest(_ demand: Subscribers.Demand) {
+        guard guardsRequests else { return }
         closures.lock()
         let receiveRequest = closures.state?.receiveRequest
         closures.unlock()
@@ -127,13 +140,15 @@ struct HandleEventsHooks: StageHooks, @unchecked Sendable {
     }
     @inlinable
     func willCancel() {
-        closures.lock()
-        let receiveCancel = closures.state?.receiveCancel
-        closures.unlock()
-        receiveCancel?()
+        // The thread that ended the link, before its `release`: nobody writes `closures` meanwhile.
+        closures.state?.receiveCancel?()
     }
     @inlinable
     func release() {
+        guard guardsRequests else {
+            closures.state = nil  // nobody else reads them (see above)
+            return
+        }
         closures.lock()
         let released = closures.state
         closures.state = nil
