@@ -344,8 +344,9 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     @inlinable
     func removeTarget(_ conduit: ObjectIdentifier, slot: UInt32) -> BroadcastEntry? {
         guard let index = targetIndex(of: conduit, slot: slot) else { return nil }
-        let entry = targets[index]
-        targets[index] = .tombstone
+        // Swapped out rather than copied and overwritten: the entry moves to the caller, nothing is retained.
+        var entry = BroadcastEntry.tombstone
+        swap(&entry, &targets[index])
         tombstones += 1
         // Drop the tombstones at the end at once (the only entry, or the newest one, leaving); compact the rest
         // when they are half of the list.
