@@ -337,8 +337,7 @@ private struct SoonQueue {
     /// Takes the next action out.
     mutating func popFirst() -> (@Sendable () -> Void)? {
         guard head < entries.count else { return nil }
-        let action = entries[head].action
-        entries[head].action = nil
+        let action = entries[head].action.take()  // moved out: nothing retained or released
         head += 1
         if head == entries.count {
             entries.removeAll(keepingCapacity: true)

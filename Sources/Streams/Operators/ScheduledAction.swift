@@ -25,19 +25,19 @@
 extension Scheduler {
     /// Runs `action` as soon as possible on this scheduler (see ``Scheduler/schedule(_:)``).
     @inlinable
-    func scheduleAction(_ action: @escaping () -> Void) {
+    func scheduleAction(_ action: consuming @escaping () -> Void) {
         schedule(assumingSendable(action))
     }
 
     /// Runs `action` at `deadline` (see ``Scheduler/schedule(after:_:)``); the handle cancels it.
     @inlinable
-    func scheduleAction(after deadline: SchedulerInstant, _ action: @escaping () -> Void) -> any Cancellable {
+    func scheduleAction(after deadline: SchedulerInstant, _ action: consuming @escaping () -> Void) -> any Cancellable {
         schedule(after: deadline, assumingSendable(action))
     }
 
     /// Runs `action` `delay` from now (see ``Scheduler/schedule(afterDelay:_:)``); the handle cancels it.
     @inlinable
-    func scheduleAction(afterDelay delay: Duration, _ action: @escaping () -> Void) -> any Cancellable {
+    func scheduleAction(afterDelay delay: Duration, _ action: consuming @escaping () -> Void) -> any Cancellable {
         schedule(afterDelay: delay, assumingSendable(action))
     }
 }
@@ -49,7 +49,7 @@ extension Scheduler {
 /// a reabstraction thunk on the way in and another on the way out, two allocations per scheduled action. A struct
 /// keeps its layout whatever it is passed as.
 @inlinable
-func assumingSendable(_ action: @escaping () -> Void) -> @Sendable () -> Void {
+func assumingSendable(_ action: consuming @escaping () -> Void) -> @Sendable () -> Void {
     unsafeBitCast(PlainAction(action), to: SendableAction.self).run
 }
 
@@ -60,7 +60,7 @@ struct PlainAction {
     let run: () -> Void
 
     @inlinable
-    init(_ run: @escaping () -> Void) { self.run = run }
+    init(_ run: consuming @escaping () -> Void) { self.run = run }
 }
 
 /// A `@Sendable` closure, for ``assumingSendable(_:)``: the same layout as ``PlainAction``.
