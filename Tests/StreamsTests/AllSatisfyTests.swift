@@ -97,7 +97,7 @@ import Testing
     }
 
     @Test func allSatisfyDeliversNothingAfterCancelAndReleasesThePredicate() {
-        let probe = SimpleProbe<Int, Never>()
+        let probe = SimpleProbe<Int, Never>(keepsSubscriber: false)
         weak var weakToken: LifetimeToken?
         let recorder: TestRecorder<Bool, Never>
         do {

@@ -124,7 +124,7 @@ import Testing
     }
 
     @Test func comparisonDeliversNothingAfterCancelAndReleasesTheComparator() {
-        let probe = SimpleProbe<Int, Never>()
+        let probe = SimpleProbe<Int, Never>(keepsSubscriber: false)
         weak var weakToken: LifetimeToken?
         let recorder: TestRecorder<Int, Never>
         do {

@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func firstWhereReleasesThePredicateOnceFinished() {
-        let probe = SimpleProbe<Int, Never>()
+        let probe = SimpleProbe<Int, Never>(keepsSubscriber: false)
         weak var weakToken: LifetimeToken?
         let recorder: TestRecorder<Int, Never>
         do {
@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func firstWhereReleasesThePredicateOnCancel() {
-        let probe = SimpleProbe<Int, Never>()
+        let probe = SimpleProbe<Int, Never>(keepsSubscriber: false)
         weak var weakToken: LifetimeToken?
         let recorder: TestRecorder<Int, Never>
         do {
@@ -152,7 +152,7 @@ import Testing
     }
 
     @Test func tryFirstReleasesThePredicateOnceItThrows() {
-        let probe = SimpleProbe<Int, Never>()
+        let probe = SimpleProbe<Int, Never>(keepsSubscriber: false)
         weak var weakToken: LifetimeToken?
         let recorder: TestRecorder<Int, any Error>
         do {

@@ -87,7 +87,7 @@ import Testing
     }
 
     @Test func lastDeliversNothingAfterCancelAndReleasesThePredicate() {
-        let probe = SimpleProbe<Int, Never>()
+        let probe = SimpleProbe<Int, Never>(keepsSubscriber: false)
         weak var weakToken: LifetimeToken?
         let recorder: TestRecorder<Int, Never>
         do {

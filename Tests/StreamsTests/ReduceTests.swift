@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func reduceCancelReleasesTheClosureAndDeliversNothing() {
-        let probe = SimpleProbe<Int, Never>()
+        let probe = SimpleProbe<Int, Never>(keepsSubscriber: false)
         weak var weakToken: LifetimeToken?
         let recorder: TestRecorder<Int, Never>
         do {
@@ -128,7 +128,7 @@ import Testing
     }
 
     @Test func tryReduceReleasesTheClosureOnceItThrows() {
-        let probe = SimpleProbe<Int, Never>()
+        let probe = SimpleProbe<Int, Never>(keepsSubscriber: false)
         weak var weakToken: LifetimeToken?
         let recorder: TestRecorder<Int, any Error>
         do {
@@ -144,7 +144,7 @@ import Testing
     }
 
     @Test func tryReduceDeliversNothingAfterCancelAndReleasesTheClosure() {
-        let probe = SimpleProbe<Int, Never>()
+        let probe = SimpleProbe<Int, Never>(keepsSubscriber: false)
         weak var weakToken: LifetimeToken?
         let recorder: TestRecorder<Int, any Error>
         do {

@@ -2,8 +2,9 @@ import Synchronization
 
 /// The subscription of a *stage*: an operator with one upstream whose work on each value is done by the
 /// upstream's own serial calls. It is the one per-value path of the stateful single-upstream operators
-/// (`scan`, `removeDuplicates`, `prefix`, `dropFirst`, `tryMap`, `handleEvents` and the ``ValueStepStage``
-/// family), and it takes no lock and no atomic read-modify-write per value.
+/// (`scan`, `removeDuplicates`, `prefix`, `dropFirst`, `tryMap`, `handleEvents`, the ``ValueStepStage``
+/// family, and the reducing operators through ``ReducingInner``), and it takes no lock and no atomic
+/// read-modify-write per value.
 ///
 /// A stage is two objects:
 /// - a **struct subscriber** the operator hands upstream (like `map`'s), holding the downstream, the
@@ -236,6 +237,9 @@ enum StageName: String, Sendable {
     case output = "Output"
     case tryCompactMap = "TryCompactMap"
     case tryRemoveDuplicates = "TryRemoveDuplicates"
+    /// A reducing operator's link (see ``ReducingInner``), which the downstream never sees: its subscription is
+    /// the ``ReducingCore``, which describes itself.
+    case reducing = "Reducing"
 }
 
 /// The phases of a ``StageLink``.

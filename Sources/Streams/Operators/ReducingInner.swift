@@ -10,15 +10,16 @@ enum ReduceStep<Failure: Error> {
     case fail(Failure)
 }
 
-/// The subscriber and subscription of every *reducing* operator: `reduce`, `tryReduce`, `collect()`,
+/// The subscriber every *reducing* operator hands its upstream: `reduce`, `tryReduce`, `collect()`,
 /// `count()`, `first()`, `first(where:)`, `tryFirst(where:)`, `last()`, `last(where:)`, `tryLast(where:)`,
 /// `min`/`max` (`Comparison`, `TryComparison`), `contains`, `contains(where:)`, `tryContains(where:)`,
-/// `allSatisfy`, `tryAllSatisfy`. One place for Combine's demand rule for them:
+/// `allSatisfy`, `tryAllSatisfy`. With ``ReducingCore``, the subscription it hands downstream, one place for
+/// Combine's demand rule for them:
 ///
 /// - when subscribed it passes its subscription downstream, then requests `.unlimited` from upstream
 ///   (the downstream's demand is not forwarded: one result is published, whatever is asked);
-/// - each value is folded into the result by `step`, on the upstream's thread, never under the lock; a step
-///   that returns ``ReduceStep/finish`` ends the fold early and cancels upstream;
+/// - each value is folded into the result by `step`, on the upstream's thread, with no lock and no atomic
+///   read-modify-write; a step that returns ``ReduceStep/finish`` ends the fold early and cancels upstream;
 /// - when the fold ends (upstream finished, or the step finished it) the result, if any, is *held* until
 ///   the downstream has requested at least one value, then published, followed by `.finished`;
 /// - a failure is forwarded at once and the partial result dropped: the upstream's (erased to `any Error`
@@ -26,13 +27,14 @@ enum ReduceStep<Failure: Error> {
 /// - nothing reaches the downstream after it cancels, not even the `.finished` that follows the result
 ///   when it cancels from inside `receive(_:)` of that result.
 ///
-/// A step receives the result so far as an `Output?` taken out of this object (so an array grows in place):
-/// `nil` for an operator that has found nothing yet (`first`, `last`, `min`), and it leaves there what is to
-/// be published.
+/// A stage (see ``StageLink``): the upstream's serial calls own the fold. The result so far is the link's
+/// `state`, which only those calls touch (a step gets it `inout`, as an `Output?`, so an array grows in place:
+/// `nil` for an operator that has found nothing yet, as `first`, `last`, `min`), and `step` lives in this struct,
+/// which the upstream holds and releases, with the closure, when the stream completes or is cancelled (as in
+/// Combine). A value costs one relaxed load of the link's phase and the step. Only the end of the fold and a
+/// cancel, which may come from any thread, meet in ``ReducingCore``'s lock.
 @usableFromInline
-final class ReducingInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible, @unchecked Sendable
-{
+struct ReducingInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, CustomStringConvertible {
     @usableFromInline
     typealias Failure = UpstreamFailure
     @usableFromInline
@@ -42,30 +44,106 @@ final class ReducingInner<Input, UpstreamFailure: Error, Downstream: Subscriber>
     typealias Step = (inout Output?, Input) -> ReduceStep<Downstream.Failure>
 
     @usableFromInline
-    let link = UpstreamLink()
-    /// Guards every `var` below (`@exclusivity(unchecked)`: each access is under it, or by the one
-    /// upstream call in flight for `result`, which is taken out under it first).
+    let core: ReducingCore<Downstream>
+    @usableFromInline
+    let step: Step
+    /// Turns an upstream failure into the downstream's: the identity, or the erasure to `any Error` of
+    /// the `try` operators (a closure that captures nothing).
+    @usableFromInline
+    let forwardedFailure: (UpstreamFailure) -> Downstream.Failure
+
+    @inlinable
+    init(
+        downstream: Downstream, initial: Output?, name: String,
+        forwardedFailure: @escaping (UpstreamFailure) -> Downstream.Failure, step: @escaping Step
+    ) {
+        self.core = ReducingCore(downstream: downstream, initial: initial, name: name)
+        self.step = step
+        self.forwardedFailure = forwardedFailure
+    }
+
+    /// The inner of an operator with its upstream's failure type.
+    @inlinable
+    init(downstream: Downstream, initial: Output?, name: String, step: @escaping Step)
+    where UpstreamFailure == Downstream.Failure {
+        self.init(downstream: downstream, initial: initial, name: name, forwardedFailure: { $0 }, step: step)
+    }
+
+    /// The inner of a `try` operator: its failure type is `any Error`, the upstream's failure is erased to it,
+    /// and `step` returns ``ReduceStep/fail(_:)`` with what its closure threw.
+    @inlinable
+    init(downstream: Downstream, initial: Output?, name: String, erasingFailure step: @escaping Step)
+    where Downstream.Failure == any Error {
+        self.init(downstream: downstream, initial: initial, name: name, forwardedFailure: { $0 }, step: step)
+    }
+
+    @usableFromInline
+    var description: String { core.description }
+    @inlinable
+    var combineIdentifier: CombineIdentifier { CombineIdentifier(core) }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        guard core.link.attach(subscription) else { return }
+        core.handOver()
+        core.link.request(.unlimited)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        let link = core.link
+        guard link.isLive else { return .none }
+        switch step(&link.state, input) {
+        case .next:
+            break
+        case .finish:
+            if link.finishAndCancel() { core.foldEnded() }
+        case .fail(let error):
+            // Upstream is cancelled before the downstream hears of the failure (as in Combine).
+            if link.finishAndCancel() { core.fail(error) }
+        }
+        return .none
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        guard core.link.finish() else { return }
+        switch completion {
+        case .failure(let error):
+            core.fail(forwardedFailure(error))
+        case .finished:
+            core.foldEnded()
+        }
+    }
+}
+
+/// The subscription of a reducing operator (see ``ReducingInner``): its upstream link, whose `state` is the
+/// fold's result, and what the end of the fold shares with the downstream's requests and cancel, under `lock`.
+@usableFromInline
+final class ReducingCore<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable {
+    @usableFromInline
+    typealias Output = Downstream.Input
+
+    /// The upstream subscription; its `state` is the result so far, owned by the upstream's serial calls
+    /// (see ``StageLink``) until the fold ends, when ``foldEnded()`` moves it to `held`.
+    @usableFromInline
+    let link: StageLink<Output?, NoStageHooks>
+    /// Guards every `var` below (`@exclusivity(unchecked)`: each access is under it).
     @usableFromInline
     let lock = Lock()
-    /// Until the result is published, the upstream fails, or the downstream cancels. Guarded by `lock`.
+    /// Until the result is published, the fold fails, or the downstream cancels. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     var downstream: Downstream?
-    /// The fold, until it ends (then released, outside the lock). Guarded by `lock`: read under it, and
-    /// called only by the one upstream call in flight, outside it.
+    /// The result of an ended fold, waiting for the downstream's first request. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var step: Step?
-    /// The result so far (`nil` while `step` runs with it, and for an operator that has found nothing).
-    /// Guarded by `lock`; the one upstream call in flight takes it out under the lock and puts it back.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var result: Output?
+    var held: Output?
     /// The downstream requested at least one value. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     var hasDemand = false
-    /// The fold ended; the result waits for demand. Guarded by `lock`.
+    /// The fold ended; `held` waits for demand. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     var isHolding = false
@@ -74,125 +152,86 @@ final class ReducingInner<Input, UpstreamFailure: Error, Downstream: Subscriber>
     @usableFromInline
     @exclusivity(unchecked)
     var isCancelled = false
-    /// Turns an upstream failure into the downstream's: the identity, or the erasure to `any Error` of
-    /// the `try` operators (a closure that captures nothing).
-    @usableFromInline
-    let forwardedFailure: (UpstreamFailure) -> Downstream.Failure
     @usableFromInline
     let description: String
 
     @inlinable
-    init(
-        downstream: Downstream, initial: Output?, name: String,
-        forwardedFailure: @escaping (UpstreamFailure) -> Downstream.Failure, step: @escaping Step
-    ) {
+    init(downstream: Downstream, initial: Output?, name: String) {
+        self.link = StageLink(.reducing, state: initial, hooks: NoStageHooks())
         self.downstream = downstream
-        self.result = initial
-        self.step = step
-        self.forwardedFailure = forwardedFailure
         self.description = name
     }
 
-    /// The inner of an operator with its upstream's failure type.
+    /// Hands this subscription to the downstream (the upstream's call, once the link is attached).
     @inlinable
-    convenience init(downstream: Downstream, initial: Output?, name: String, step: @escaping Step)
-    where UpstreamFailure == Downstream.Failure {
-        self.init(downstream: downstream, initial: initial, name: name, forwardedFailure: { $0 }, step: step)
-    }
-
-    /// The inner of a `try` operator: its failure type is `any Error`, the upstream's failure is erased to it,
-    /// and `step` returns ``ReduceStep/fail(_:)`` with what its closure threw.
-    @inlinable
-    convenience init(downstream: Downstream, initial: Output?, name: String, erasingFailure step: @escaping Step)
-    where Downstream.Failure == any Error {
-        self.init(downstream: downstream, initial: initial, name: name, forwardedFailure: { $0 }, step: step)
-    }
-
-    @inlinable
-    func receive(subscription: any Subscription) {
-        guard link.attach(subscription) else { return }
+    func handOver() {
         lock.lock()
         let downstream = self.downstream
         lock.unlock()
         downstream?.receive(subscription: self)
-        link.request(.unlimited)
     }
 
-    @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand {
-        lock.lock()
-        guard downstream != nil, let step else {  // `step` is released once the fold ended
-            lock.unlock()
-            return .none
-        }
-        var partial = result.take()
-        lock.unlock()
-        let outcome = step(&partial, input)
-        lock.lock()
-        if downstream != nil { result = partial }
-        lock.unlock()
-        switch outcome {
-        case .next:
-            break
-        case .finish:
-            if link.finishAndCancel() { foldEnded() }
-        case .fail(let error):
-            // Upstream is cancelled before the downstream hears of the failure (as in Combine).
-            if link.finishAndCancel() { release()?.downstream.receive(completion: .failure(error)) }
-        }
-        return .none
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) {
-        guard link.finish() else { return }
-        switch completion {
-        case .failure(let error):
-            release()?.downstream.receive(completion: .failure(forwardedFailure(error)))
-        case .finished:
-            foldEnded()
-        }
-    }
-
-    /// Publishes the result now if the downstream has asked for it, or holds it until it does.
+    /// The fold ended (the upstream's call, after ending the link): publishes the result now if the downstream
+    /// has asked for it, or holds it until it does. The result is moved out of the link's `state`, which this
+    /// call still owns, into `held`, which the lock guards from here on.
     @inlinable
     func foldEnded() {
+        let result = link.state.take()
         lock.lock()
-        guard downstream != nil else { return lock.unlock() }
+        guard let downstream = self.downstream else { return lock.unlock() }  // cancelled: `result` is dropped
         guard hasDemand else {
+            held = result
             isHolding = true
-            step = nil
             return lock.unlock()
         }
+        self.downstream = nil
         lock.unlock()
-        deliver()
+        deliver(result, to: downstream)
+    }
+
+    /// The fold failed (the upstream's call, after ending the link): drops the result and forwards `error`,
+    /// unless the downstream has cancelled.
+    @inlinable
+    func fail(_ error: Downstream.Failure) {
+        link.state = nil
+        lock.lock()
+        let downstream = self.downstream.take()
+        lock.unlock()
+        downstream?.receive(completion: .failure(error))
     }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         guard demand > .none else { return }
         lock.lock()
-        guard downstream != nil else { return lock.unlock() }
+        guard let downstream = self.downstream else { return lock.unlock() }
         hasDemand = true
-        let ready = isHolding
+        guard isHolding else { return lock.unlock() }
+        isHolding = false
+        self.downstream = nil
+        let result = held.take()
         lock.unlock()
-        if ready { deliver() }
+        deliver(result, to: downstream)
     }
 
+    /// Ends the link (cancelling upstream) and releases the downstream and any held result. The result of a fold
+    /// still running stays with the link, which only the upstream's calls touch, until the upstream lets go of
+    /// its subscriber.
     @inlinable
     func cancel() {
         link.cancel()
         lock.lock()
         isCancelled = true
+        isHolding = false
+        let released = (downstream.take(), held.take())
         lock.unlock()
-        _ = release()
+        _ = released  // destroyed here, outside the lock
     }
 
-    /// Publishes the result (by whoever takes the downstream first), then `.finished` unless the downstream
+    /// Publishes the result (the downstream was taken out, once), then `.finished` unless the downstream
     /// cancelled meanwhile.
     @inlinable
-    func deliver() {
-        guard let (downstream, result) = release() else { return }
+    func deliver(_ result: Output?, to downstream: Downstream) {
         if let result {
             _ = downstream.receive(result)
             lock.lock()
@@ -201,20 +240,5 @@ final class ReducingInner<Input, UpstreamFailure: Error, Downstream: Subscriber>
             if cancelled { return }
         }
         downstream.receive(completion: .finished)
-    }
-
-    /// Takes the downstream and the result out (once), releasing the step closure outside the lock.
-    @inlinable
-    func release() -> (downstream: Downstream, result: Output?)? {
-        lock.lock()
-        let released = downstream.take()
-        let last = result.take()
-        let closure = step
-        step = nil
-        isHolding = false
-        lock.unlock()
-        _ = closure  // destroyed here, outside the lock
-        guard let released else { return nil }
-        return (released, last)
     }
 }
