@@ -1,3 +1,4 @@
+import Dispatch
 import Streams
 import StreamsTesting
 import Testing
@@ -87,5 +88,55 @@ import Testing
         probe.send(completion: .finished)
         #expect(recorder.events.isEmpty)
         #expect(probe.cancelCount == 1)
+    }
+
+    /// Demand asked from inside `receive(subscription:)` counts groups: the upstream is asked for `count` values each.
+    @Test func collectByCountMultipliesTheDemandAskedOnSubscription() {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = HandWrittenSubscriber<[Int], Never>(initial: .max(2))
+        subject.collect(3).subscribe(subscriber)
+        for value in 1...7 { subject.send(value) }
+        subject.send(completion: .finished)
+        // 7 was never asked for (a subject drops what nobody asked for); the completion needs no demand.
+        #expect(subscriber.events == [.subscription, .value([1, 2, 3]), .value([4, 5, 6]), .finished])
+    }
+
+    /// The demand a full group returns asks for that many more groups.
+    @Test func collectByCountMultipliesTheDemandAGroupReturns() {
+        let probe = SimpleProbe<Int, Never>()
+        let subscriber = HandWrittenSubscriber<[Int], Never>(initial: .max(1), perValue: .max(2))
+        probe.collect(2).subscribe(subscriber)
+        probe.send(1)
+        #expect(probe.send(2) == .max(4))
+    }
+
+    /// A cancel from inside the delivery of the partial last group: no `.finished` after it.
+    @Test func collectByCountSendsNoCompletionAfterACancelInsideThePartialGroup() {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = HandWrittenSubscriber<[Int], Never>(initial: .unlimited, cancelOnValue: 2)
+        subject.collect(2).subscribe(subscriber)
+        for value in 1...3 { subject.send(value) }
+        subject.send(completion: .finished)
+        #expect(subscriber.events == [.subscription, .value([1, 2]), .value([3])])
+    }
+
+    /// A cancel on another thread while values arrive: the groups delivered are whole and in order (the group being
+    /// filled belongs to the upstream's calls; the thread sanitizer in `.ci/run` checks nothing else touches it).
+    @Test func collectByCountCancelRacingValuesDeliversOnlyWholeGroupsInOrder() {
+        struct Handed: @unchecked Sendable { let recorder: TestRecorder<[Int], Never> }
+        for round in 0..<1_000 {
+            let subject = PassthroughSubject<Int, Never>()
+            let handed = Handed(recorder: subject.collect(5).record())
+            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                if thread == round % 2 {
+                    for value in 0..<50 { subject.send(value) }
+                } else {
+                    handed.recorder.cancel()
+                }
+            }
+            let groups = handed.recorder.values
+            #expect(groups.allSatisfy { $0.count == 5 })
+            #expect(groups.joined().elementsEqual(0..<(groups.count * 5)))
+        }
     }
 }

@@ -160,6 +160,20 @@ import Testing
         #expect(upstream2.cancelCount == 1)
     }
 
+    /// A hook may change what is asked upstream (`collect(count)` asks `count` values per group), before the attach
+    /// (kept pending) and after it alike; the request hook still sees the downstream's own demand.
+    @Test func theUpstreamIsAskedWhatTheHooksMakeOfTheDemand() {
+        let link = StageLink(.collectByCount, state: [Int](), hooks: CollectByCountHooks(count: 3))
+        link.request(.max(2))
+        let upstream = CountingSubscription()
+        #expect(link.attach(upstream))
+        #expect(upstream.total == .max(6))
+        link.request(.max(1))
+        #expect(upstream.total == .max(9))
+        link.request(.unlimited)
+        #expect(upstream.total == .unlimited)
+    }
+
     @Test func theStateBelongsToTheSerialCallsAndSurvivesUntilTheLinkIsReleased() {
         let link = makeLink()
         link.state += 41

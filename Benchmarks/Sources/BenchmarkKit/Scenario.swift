@@ -72,6 +72,8 @@ public enum Scenario: String, CaseIterable, Sendable {
     case stageCatch = "stage-catch"
     /// subject (that can fail) → `replaceError(with:)` → sink.
     case stageReplaceError = "stage-replace-error"
+    /// subject → `collect(10)` (batches of ten) → sink.
+    case stageCollect = "stage-collect"
 
     // The newer hot-path operators.
 
@@ -167,8 +169,9 @@ public enum Scenario: String, CaseIterable, Sendable {
         case .subscribeCancelStateful: 100_000
         case .search: 500_000
         case .tenStages, .chainErased, .stageScan, .stageRemoveDuplicates, .stageHandleEvents, .stagePrefix,
-            .stageDropFirst, .stageTryMap, .stageCatch, .stageReplaceError, .tryChain, .last, .count, .containsWhere, .combineLatest4,
-            .zip4, .buffer, .depth1, .depth5, .depth10, .depth20:
+            .stageDropFirst, .stageTryMap, .stageCatch, .stageReplaceError, .stageCollect, .tryChain, .last, .count,
+            .containsWhere,
+            .combineLatest4, .zip4, .buffer, .depth1, .depth5, .depth10, .depth20:
             1_000_000
         case .fanOut1, .fanOut10, .fanOut100, .fanOut10k: 1_000_000
         case .live1k, .liveMemory1k: 1_000
@@ -189,7 +192,8 @@ public enum Scenario: String, CaseIterable, Sendable {
     /// The unit of the figure.
     public var unit: String {
         switch self {
-        case .memoryResident, .memoryHeap, .memoryHeapStoredClosures, .memoryHeapStateful, .liveMemory1k, .liveMemory10k,
+        case .memoryResident, .memoryHeap, .memoryHeapStoredClosures, .memoryHeapStateful, .liveMemory1k,
+            .liveMemory10k,
             .liveMemory1m:
             "B"
         default: "ns"
@@ -199,7 +203,8 @@ public enum Scenario: String, CaseIterable, Sendable {
     /// What one operation is, for the table.
     public var operation: String {
         switch self {
-        case .memoryResident, .memoryHeap, .memoryHeapStoredClosures, .memoryHeapStateful, .liveMemory1k, .liveMemory10k,
+        case .memoryResident, .memoryHeap, .memoryHeapStoredClosures, .memoryHeapStateful, .liveMemory1k,
+            .liveMemory10k,
             .liveMemory1m:
             "per live subscription"
         case .live1k, .live10k, .live100k, .live1m: "per subscription (subscribe, one value, cancel)"
@@ -209,8 +214,9 @@ public enum Scenario: String, CaseIterable, Sendable {
         case .shareFanOut: "per delivery"
         case .debounce, .search, .throttle, .timeout, .delay, .receiveOn: "per input"
         case .tenStages, .chainErased, .stageScan, .stageRemoveDuplicates, .stageHandleEvents, .stagePrefix,
-            .stageDropFirst, .stageTryMap, .stageCatch, .stageReplaceError, .tryChain, .last, .count, .containsWhere, .combineLatest4,
-            .zip4, .buffer, .depth1, .depth5, .depth10, .depth20:
+            .stageDropFirst, .stageTryMap, .stageCatch, .stageReplaceError, .stageCollect, .tryChain, .last, .count,
+            .containsWhere,
+            .combineLatest4, .zip4, .buffer, .depth1, .depth5, .depth10, .depth20:
             "per value"
         case .flatMap: "per inner Just"
         }

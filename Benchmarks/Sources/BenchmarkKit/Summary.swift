@@ -81,8 +81,9 @@ public enum Target {
         case .shareFanOut: 0.05
         // Per-value chains of any shape.
         case .chain, .sequence, .tenStages, .chainErased, .stageScan, .stageRemoveDuplicates, .stageHandleEvents,
-            .stagePrefix, .stageDropFirst, .stageTryMap, .stageCatch, .stageReplaceError, .tryChain, .last, .count, .containsWhere,
-            .zip4, .buffer, .depth1, .depth5, .depth10, .depth20:
+            .stagePrefix, .stageDropFirst, .stageTryMap, .stageCatch, .stageReplaceError, .stageCollect, .tryChain,
+            .last, .count,
+            .containsWhere, .zip4, .buffer, .depth1, .depth5, .depth10, .depth20:
             0.10
         case .subscribeCancel, .subscribeCancelStateful: 0.20
         // The issue sets debounce's; the other timing operators on virtual time are held to the same.

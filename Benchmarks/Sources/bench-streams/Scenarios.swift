@@ -50,6 +50,7 @@ func runAppShapedScenarios(_ runner: BenchmarkRunner) {
     runner.time(.stageTryMap, stageTryMap)
     runner.time(.stageCatch, stageCatch)
     runner.time(.stageReplaceError, stageReplaceError)
+    runner.time(.stageCollect, stageCollect)
     runner.time(.tryChain, tryChain)
     runner.time(.last, last)
     runner.time(.count, count)
@@ -542,6 +543,18 @@ func stageCatch(_ count: Int) -> UInt64 {
         .setFailureType(to: InputError.self)
         .catch { _ in Just(-1) }
         .sink { sum &+= UInt64($0) }
+    for value in 0..<count { subject.send(value) }
+    withExtendedLifetime(cancellable) {}
+    return sum
+}
+
+/// subject → `collect(10)` → sink, as an app batches values (ten per write, say); `count` values sent.
+func stageCollect(_ count: Int) -> UInt64 {
+    let subject = PassthroughSubject<Int, Never>()
+    var sum: UInt64 = 0
+    let cancellable = subject
+        .collect(10)
+        .sink { batch in sum &+= UInt64(batch.count &+ (batch.first ?? 0)) }
     for value in 0..<count { subject.send(value) }
     withExtendedLifetime(cancellable) {}
     return sum

@@ -3,8 +3,8 @@ import Synchronization
 /// The subscription of a *stage*: an operator with one upstream whose work on each value is done by the
 /// upstream's own serial calls. It is the one per-value path of the stateful single-upstream operators
 /// (`scan`, `removeDuplicates`, `prefix`, `dropFirst`, `tryMap`, `handleEvents`, the ``ValueStepStage``
-/// family, and the reducing operators through ``ReducingInner``), and it takes no lock and no atomic
-/// read-modify-write per value.
+/// family, `collect(n)`, and the reducing operators through ``ReducingInner``), and it takes no lock and no
+/// atomic read-modify-write per value.
 ///
 /// A stage is two objects:
 /// - a **struct subscriber** the operator hands upstream (like `map`'s), holding the downstream, the
@@ -132,13 +132,13 @@ final class StageLink<State, Hooks: StageHooks>: Subscription, CustomStringConve
         var current = phase.load(ordering: .sequentiallyConsistent)
         if current == StagePhase.subscribed {
             hooks.willRequest(demand)
-            return upstream.request(demand)
+            return upstream.request(hooks.upstreamDemand(for: demand))
         }
         guard current != StagePhase.terminal else { return }
         hooks.willRequest(demand)
         // Not attached yet: keep it for the attach, then look again in case the attach has just taken what
         // was pending without this.
-        addPending(demand)
+        addPending(hooks.upstreamDemand(for: demand))
         current = phase.load(ordering: .sequentiallyConsistent)
         guard current == StagePhase.subscribed else { return }
         let raw = pending.exchange(0, ordering: .sequentiallyConsistent)
@@ -202,6 +202,16 @@ protocol StageHooks {
     func willRequest(_ demand: Subscribers.Demand)
     func willCancel()
     func release()
+    /// What the link asks its upstream for when the downstream requests `demand`: the same for most stages,
+    /// `count` times as much for `collect(count)`, which publishes one array per `count` values. A pure function
+    /// of `demand`, called from any thread.
+    func upstreamDemand(for demand: Subscribers.Demand) -> Subscribers.Demand
+}
+
+extension StageHooks {
+    /// The downstream's demand, unchanged.
+    @inlinable
+    func upstreamDemand(for demand: Subscribers.Demand) -> Subscribers.Demand { demand }
 }
 
 /// The hooks of every stage but `handleEvents`: nothing (an empty value, stored in no bytes).
@@ -240,6 +250,7 @@ enum StageName: String, Sendable {
     /// A reducing operator's link (see ``ReducingInner``), which the downstream never sees: its subscription is
     /// the ``ReducingCore``, which describes itself.
     case reducing = "Reducing"
+    case collectByCount = "CollectByCount"
 }
 
 /// The phases of a ``StageLink``.

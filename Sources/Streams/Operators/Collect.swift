@@ -86,16 +86,17 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: CollectByCountInner(downstream: subscriber, count: count))
+            upstream.receive(subscriber: CollectByCountStage(downstream: subscriber, count: count))
         }
     }
 }
 
-/// The subscriber and subscription of `collect(n)`. Sound as `@unchecked Sendable`: its upstream is in an
-/// `UpstreamLink` and every `var` is guarded by `lock`.
+/// `collect(n)`'s subscriber: a stage (see ``StageLink``). The group being filled is the link's state, which only
+/// the upstream's serial calls touch, so a value costs no lock: one relaxed load of the link's phase and an append.
+/// The downstream's demand counts groups; the link asks upstream for `count` values per group
+/// (``CollectByCountHooks``), and each full group's returned demand is multiplied the same way.
 @usableFromInline
-final class CollectByCountInner<Element, Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible, @unchecked Sendable
+struct CollectByCountStage<Element, Downstream: Subscriber>: Subscriber, CustomStringConvertible
 where Downstream.Input == [Element] {
     @usableFromInline
     typealias Input = Element
@@ -103,96 +104,68 @@ where Downstream.Input == [Element] {
     typealias Failure = Downstream.Failure
 
     @usableFromInline
-    let link = UpstreamLink()
-    /// Guards every `var` below (`@exclusivity(unchecked)`: each access is under it).
+    let downstream: Downstream
+    /// The group being filled is its state.
     @usableFromInline
-    let lock = Lock()
+    let link: StageLink<[Element], CollectByCountHooks>
     @usableFromInline
     let count: Int
-    /// Until the last group is published, the upstream fails, or the downstream cancels. Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var downstream: Downstream?
-    /// The group being filled. Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var buffer: [Element] = []
-    /// The downstream cancelled (checked after it received the partial group, before the completion). Guarded
-    /// by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var isCancelled = false
 
     @inlinable
     init(downstream: Downstream, count: Int) {
         self.downstream = downstream
+        self.link = StageLink(.collectByCount, state: [], hooks: CollectByCountHooks(count: count))
         self.count = count
     }
 
     @usableFromInline
     var description: String { "CollectByCount" }
+    @inlinable
+    var combineIdentifier: CombineIdentifier { CombineIdentifier(link) }
 
     @inlinable
-    func receive(subscription: any Subscription) {
-        guard link.attach(subscription) else { return }
-        lock.lock()
-        let downstream = self.downstream
-        lock.unlock()
-        downstream?.receive(subscription: self)
-    }
+    func receive(subscription: any Subscription) { link.attach(subscription, handingTo: downstream) }
 
     @inlinable
     func receive(_ input: Element) -> Subscribers.Demand {
-        lock.lock()
-        guard let downstream else {
-            lock.unlock()
-            return .none
-        }
-        if buffer.isEmpty { buffer.reserveCapacity(count) }
-        buffer.append(input)
-        guard buffer.count >= count else {
-            lock.unlock()
-            return .none
-        }
-        let group = buffer
-        buffer = []
-        lock.unlock()
+        guard link.isLive else { return .none }
+        if link.state.isEmpty { link.state.reserveCapacity(count) }
+        link.state.append(input)
+        guard link.state.count >= count else { return .none }
+        let group = link.state
+        link.state = []
         return downstream.receive(group) * count
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        guard link.finish() else { return }
-        lock.lock()
-        let downstream = self.downstream
-        let group = buffer
-        self.downstream = nil
-        buffer = []
-        lock.unlock()
-        guard let downstream else { return }
+        guard link.isLive else { return }
+        let group = link.state
+        link.state = []
         // Upstream sends at most `count` values per requested group, so a partial group was requested.
-        if case .finished = completion, !group.isEmpty {
-            _ = downstream.receive(group)
-            // Nothing after a cancel, even one from inside `receive(_:)` of the partial group.
-            if lock.withLock({ isCancelled }) { return }
-        }
-        downstream.receive(completion: completion)
+        if case .finished = completion, !group.isEmpty { _ = downstream.receive(group) }
+        // Nothing after a cancel, even one from inside `receive(_:)` of the partial group: it ended the link.
+        link.forward(completion, to: downstream)
     }
+}
+
+/// `collect(n)`'s link asks upstream for `count` values per group the downstream requests.
+@usableFromInline
+struct CollectByCountHooks: StageHooks {
+    @usableFromInline
+    let count: Int
 
     @inlinable
-    func request(_ demand: Subscribers.Demand) { link.request(demand * count) }
+    init(count: Int) { self.count = count }
 
     @inlinable
-    func cancel() {
-        link.cancel()
-        lock.lock()
-        let released = (downstream, buffer)
-        downstream = nil
-        buffer = []
-        isCancelled = true
-        lock.unlock()
-        _ = released
-    }
+    func upstreamDemand(for demand: Subscribers.Demand) -> Subscribers.Demand { demand * count }
+    @inlinable
+    func willRequest(_ demand: Subscribers.Demand) {}
+    @inlinable
+    func willCancel() {}
+    @inlinable
+    func release() {}
 }
 
 // Equal when their parts are equal, as in Combine.
