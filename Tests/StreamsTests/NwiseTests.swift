@@ -1,3 +1,4 @@
+import Dispatch
 import Streams
 import StreamsTesting
 import Testing
@@ -138,5 +139,24 @@ import Testing
         let pairwise = [1].publisher.pairwise().record(demand: .none)
         #expect(nwise.subscription.map { String(describing: $0) } == "Nwise")
         #expect(pairwise.subscription.map { String(describing: $0) } == "Pairwise")
+    }
+
+    /// A cancel on another thread while values arrive: the windows delivered are whole and consecutive (the window
+    /// belongs to the upstream's calls; the thread sanitizer in `.ci/run` checks nothing else touches it).
+    @Test func nwiseCancelRacingValuesDeliversOnlyConsecutiveWindows() {
+        struct Handed: @unchecked Sendable { let recorder: TestRecorder<[Int], Never> }
+        for round in 0..<1_000 {
+            let subject = PassthroughSubject<Int, Never>()
+            let handed = Handed(recorder: subject.nwise(3).record())
+            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                if thread == round % 2 {
+                    for value in 0..<50 { subject.send(value) }
+                } else {
+                    handed.recorder.cancel()
+                }
+            }
+            let windows = handed.recorder.values
+            #expect(windows.enumerated().allSatisfy { index, window in window == [index, index + 1, index + 2] })
+        }
     }
 }

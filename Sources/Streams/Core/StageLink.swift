@@ -3,7 +3,7 @@ import Synchronization
 /// The subscription of a *stage*: an operator with one upstream whose work on each value is done by the
 /// upstream's own serial calls. It is the one per-value path of the stateful single-upstream operators
 /// (`scan`, `removeDuplicates`, `prefix`, `dropFirst`, `tryMap`, `handleEvents`, the ``ValueStepStage``
-/// family, `collect(n)`, and the reducing operators through ``ReducingInner``), and it takes no lock and no
+/// family, `collect(n)`, `nwise`/`pairwise`, and the reducing operators through ``ReducingInner``), and it takes no lock and no
 /// atomic read-modify-write per value.
 ///
 /// A stage is two objects:
@@ -251,6 +251,8 @@ enum StageName: String, Sendable {
     /// the ``ReducingCore``, which describes itself.
     case reducing = "Reducing"
     case collectByCount = "CollectByCount"
+    case nwise = "Nwise"
+    case pairwise = "Pairwise"
 }
 
 /// The phases of a ``StageLink``.

@@ -68,8 +68,8 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(
-                subscriber: SlidingWindowInner<ArrayWindow<Upstream.Output>, Upstream.Failure, S>(
-                    downstream: subscriber, window: ArrayWindow(size: size)))
+                subscriber: SlidingWindowStage<ArrayWindow<Upstream.Output>, S>(
+                    downstream: subscriber, window: ArrayWindow(size: size), name: .nwise))
         }
     }
 
@@ -94,8 +94,8 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(
-                subscriber: SlidingWindowInner<PairWindow<Upstream.Output>, Upstream.Failure, S>(
-                    downstream: subscriber, window: PairWindow()))
+                subscriber: SlidingWindowStage<PairWindow<Upstream.Output>, S>(
+                    downstream: subscriber, window: PairWindow(), name: .pairwise))
         }
     }
 }
@@ -107,8 +107,6 @@ protocol SlidingWindow {
     associatedtype Output
     /// Adds `value`; returns the window to publish, or `nil` while not full.
     mutating func push(_ value: Input) -> Output?
-    /// Drops the kept values.
-    mutating func clear()
 }
 
 /// `nwise`'s window: the last `size` values, oldest first.
@@ -131,9 +129,6 @@ struct ArrayWindow<Input>: SlidingWindow {
         values.append(value)
         return values.count == size ? values : nil
     }
-
-    @inlinable
-    mutating func clear() { values = [] }
 }
 
 /// `pairwise`'s window: the previous value.
@@ -151,93 +146,47 @@ struct PairWindow<Input>: SlidingWindow {
         guard let previous else { return nil }
         return (previous, value)
     }
-
-    @inlinable
-    mutating func clear() { previous = nil }
 }
 
-/// The subscriber and subscription of `nwise` and `pairwise`. The upstream subscription is held by `link`;
-/// `downstream` and `window` are guarded by `lock`.
+/// The subscriber of `nwise` and `pairwise`: a stage (see ``StageLink``). The window is the link's state, which only
+/// the upstream's serial calls touch, so a value takes no lock: one relaxed load of the link's phase and a push. A
+/// value that completes no window asks upstream for one more in its place (`.max(1)`), so the downstream's demand
+/// counts windows.
 @usableFromInline
-final class SlidingWindowInner<Window: SlidingWindow, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber,
-    Subscription, CustomStringConvertible, @unchecked Sendable
-where Downstream.Input == Window.Output, Downstream.Failure == UpstreamFailure {
+struct SlidingWindowStage<Window: SlidingWindow, Downstream: Subscriber>: Subscriber, CustomStringConvertible
+where Downstream.Input == Window.Output {
     @usableFromInline
     typealias Input = Window.Input
     @usableFromInline
-    typealias Failure = UpstreamFailure
+    typealias Failure = Downstream.Failure
 
     @usableFromInline
-    let link = UpstreamLink()
-    /// Guards `downstream` and `window` (`@exclusivity(unchecked)`: every access is under it, or in `init`).
+    let downstream: Downstream
+    /// The window is its state.
     @usableFromInline
-    let lock = Lock()
-    @usableFromInline
-    @exclusivity(unchecked)
-    var downstream: Downstream?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var window: Window
+    let link: StageLink<Window, NoStageHooks>
 
     @inlinable
-    init(downstream: Downstream, window: Window) {
+    init(downstream: Downstream, window: Window, name: StageName) {
         self.downstream = downstream
-        self.window = window
+        self.link = StageLink(name, state: window, hooks: NoStageHooks())
     }
 
     @usableFromInline
-    var description: String { Window.self is PairWindow<Input>.Type ? "Pairwise" : "Nwise" }
+    var description: String { link.description }
+    @inlinable
+    var combineIdentifier: CombineIdentifier { CombineIdentifier(link) }
 
     @inlinable
-    func receive(subscription: any Subscription) {
-        guard link.attach(subscription) else { return }
-        lock.lock()
-        let downstream = self.downstream
-        lock.unlock()
-        downstream?.receive(subscription: self)
-    }
+    func receive(subscription: any Subscription) { link.attach(subscription, handingTo: downstream) }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        lock.lock()
-        guard let downstream else {
-            lock.unlock()
-            return .none
-        }
-        let output = window.push(input)
-        lock.unlock()
-        guard let output else { return .max(1) }  // nothing out: replace the demand this value used
+        guard link.isLive else { return .none }
+        guard let output = link.state.push(input) else { return .max(1) }  // nothing out: replace the demand used
         return downstream.receive(output)
     }
 
     @inlinable
-    func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-        guard link.finish() else { return }
-        release()?.receive(completion: completion)
-    }
-
-    @inlinable
-    func request(_ demand: Subscribers.Demand) { link.request(demand) }
-
-    @inlinable
-    func cancel() {
-        link.cancel()
-        _ = release()
-    }
-
-    /// Takes the downstream out and drops the kept values; `nil` if already released.
-    @inlinable
-    func release() -> Downstream? {
-        lock.lock()
-        let released = downstream
-        downstream = nil
-        var dropped = Window?.none
-        if released != nil {
-            dropped = window
-            window.clear()
-        }
-        lock.unlock()
-        _ = dropped  // the kept values are freed here, after unlocking
-        return released
-    }
+    func receive(completion: Subscribers.Completion<Failure>) { link.forward(completion, to: downstream) }
 }
