@@ -81,9 +81,11 @@ import Testing
         #expect(subscriber.events == [.subscription, .finished])
     }
 
+    /// With an upstream that lets go of its subscriber on completion and cancel (every Streams publisher does): the
+    /// stage's subscriber, and with it the downstream, lives in the upstream, as in Combine.
     @Test func theSubscriberIsReleasedOnCompletionAndCancel() {
         for cancels in [false, true] {
-            let probe = TimingProbe<Int, TimingTestError>()
+            let probe = SimpleProbe<Int, TimingTestError>(keepsSubscriber: false)
             weak var weakSubscriber: HandWrittenSubscriber<Duration, TimingTestError>?
             do {
                 let subscriber = HandWrittenSubscriber<Duration, TimingTestError>(initial: .unlimited)

@@ -44,96 +44,59 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(
-                subscriber: MeasureIntervalInner<Upstream.Output, S>(downstream: subscriber, scheduler: scheduler))
+                subscriber: MeasureIntervalStage<Upstream.Output, S>(downstream: subscriber, scheduler: scheduler))
         }
     }
 }
 
-/// `measureInterval`'s subscriber and subscription. Sound as `@unchecked Sendable`: `downstream` and `last`
-/// are guarded by `lock`, the upstream subscription is held by `link`, `scheduler` is immutable.
+/// `measureInterval`'s subscriber: a stage (see ``StageLink``). The instant of the last event is the link's state,
+/// which only the upstream's serial calls touch, so a value takes no lock: one relaxed load of the link's phase, the
+/// scheduler's clock, and the call downstream. Demand the downstream returns is requested upstream (as Combine does)
+/// rather than returned.
 @usableFromInline
-final class MeasureIntervalInner<Input, Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible, @unchecked Sendable
+struct MeasureIntervalStage<Input, Downstream: Subscriber>: Subscriber, CustomStringConvertible
 where Downstream.Input == Duration {
     @usableFromInline
     typealias Failure = Downstream.Failure
 
     @usableFromInline
-    let link = UpstreamLink()
-    /// Guards `downstream` and `last` (`@exclusivity(unchecked)`: every access is under it, or in `init`).
+    let downstream: Downstream
+    /// The instant of the subscription, then of the last value, is its state.
     @usableFromInline
-    let lock = Lock()
-    @usableFromInline
-    @exclusivity(unchecked)
-    var downstream: Downstream?
-    /// When the previous value (or the subscription) arrived. Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var last = SchedulerInstant.zero
+    let link: StageLink<SchedulerInstant, NoStageHooks>
     @usableFromInline
     let scheduler: any Scheduler
 
     @inlinable
     init(downstream: Downstream, scheduler: any Scheduler) {
         self.downstream = downstream
+        self.link = StageLink(.measureInterval, state: .zero, hooks: NoStageHooks())
         self.scheduler = scheduler
     }
 
     @usableFromInline
     var description: String { "MeasureInterval" }
+    @inlinable
+    var combineIdentifier: CombineIdentifier { CombineIdentifier(link) }
 
     @inlinable
     func receive(subscription: any Subscription) {
         guard link.attach(subscription) else { return }
-        let now = scheduler.now
-        let downstream = lock.withLock { () -> Downstream? in
-            last = now
-            return self.downstream
-        }
-        downstream?.receive(subscription: self)
+        link.state = scheduler.now  // the first interval runs from the subscription
+        downstream.receive(subscription: link)
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
+        guard link.isLive else { return .none }
         let now = scheduler.now
-        lock.lock()
-        guard let downstream else {
-            lock.unlock()
-            return .none
-        }
-        let interval = now - last
-        last = now
-        lock.unlock()
+        let interval = now - link.state
+        link.state = now
         let more = downstream.receive(interval)
         if more > .none { link.request(more) }
         return .none
     }
 
     @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) {
-        guard link.finish() else { return }
-        release()?.receive(completion: completion)
-    }
-
-    @inlinable
-    func request(_ demand: Subscribers.Demand) {
-        if demand > .none { link.request(demand) }
-    }
-
-    @inlinable
-    func cancel() {
-        link.cancel()
-        _ = release()
-    }
-
-    /// Takes the downstream out; returns `nil` if already released.
-    @inlinable
-    func release() -> Downstream? {
-        lock.lock()
-        defer {
-            downstream = nil
-            lock.unlock()
-        }
-        return downstream
-    }
+    func receive(completion: Subscribers.Completion<Failure>) { link.forward(completion, to: downstream) }
 }
