@@ -55,7 +55,7 @@ extension Publishers {
             let inner = ReducingInner<Upstream.Output, Upstream.Failure, S>(
                 downstream: subscriber, initial: [], name: "Collect",
                 step: { result, value in
-                    result?.append(value)  // in place: the result is taken out of the operator while this runs
+                    result?.append(value)  // in place: the result is the stage's own state, not a copy
                     return .next
                 })
             upstream.receive(subscriber: inner)

@@ -9,8 +9,8 @@ extension Publisher {
     /// - Demand: one window per value once the window is full; downstream requests go upstream unchanged,
     ///   and each of the first `size - 1` values, which produce nothing, asks the upstream for one more (as
     ///   `compactMap` does), so the downstream never waits for a window it asked for.
-    /// - Completion: forwarded at once; a window not yet full is dropped. Cancelling releases the buffered
-    ///   values.
+    /// - Completion: forwarded at once; a window not yet full is dropped. The buffered values are released with
+    ///   the subscription, when the upstream lets go of its subscriber (at the completion or the cancel).
     /// - Threading: synchronous, on the upstream's thread.
     ///
     /// CombineExt's `nwise(_:)` (which returns an `AnyPublisher`).
@@ -29,7 +29,8 @@ extension Publisher {
     /// `[1, 2, 3].publisher.pairwise()` publishes `(1, 2)` and `(2, 3)`.
     /// - Demand: one pair per value after the first; downstream requests go upstream unchanged, and the
     ///   first value, which produces nothing, asks the upstream for one more.
-    /// - Completion: forwarded at once. Cancelling releases the held previous value.
+    /// - Completion: forwarded at once. The held previous value is released with the subscription, when the
+    ///   upstream lets go of its subscriber (at the completion or the cancel).
     /// - Threading: synchronous, on the upstream's thread.
     ///
     /// CombineExt's `pairwise()` (which returns an `AnyPublisher`).

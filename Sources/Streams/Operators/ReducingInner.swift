@@ -31,8 +31,8 @@ enum ReduceStep<Failure: Error> {
 /// `state`, which only those calls touch (a step gets it `inout`, as an `Output?`, so an array grows in place:
 /// `nil` for an operator that has found nothing yet, as `first`, `last`, `min`), and `step` lives in this struct,
 /// which the upstream holds and releases, with the closure, when the stream completes or is cancelled (as in
-/// Combine). A value costs one relaxed load of the link's phase and the step. Only the end of the fold and a
-/// cancel, which may come from any thread, meet in ``ReducingCore``'s lock.
+/// Combine). A value costs one relaxed load of the link's phase and the step. Only the end of the fold meets the
+/// downstream's request and cancel, which may come from any thread, in ``ReducingCore``'s lock.
 @usableFromInline
 struct ReducingInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, CustomStringConvertible {
     @usableFromInline
