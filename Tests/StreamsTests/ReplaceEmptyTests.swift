@@ -1,3 +1,4 @@
+import Dispatch
 import Streams
 import StreamsTesting
 import Testing
@@ -93,5 +94,46 @@ import Testing
         probe.send(1)
         probe.send(completion: .finished)
         #expect(recorder.events.isEmpty)
+    }
+
+    /// A subscription may be used from any thread (Combine's contract), though the protocol is not `Sendable`.
+    struct Handed: @unchecked Sendable { let recorder: TestRecorder<Int, Never> }
+
+    /// The first request racing the end of an empty stream, in both orders: the replacement and `.finished` arrive
+    /// exactly once.
+    @Test func theFirstRequestRacingAnEmptyEndGetsTheReplacementExactlyOnce() {
+        for round in 0..<2_000 {
+            let subject = PassthroughSubject<Int, Never>()
+            let handed = Handed(recorder: subject.replaceEmpty(with: 42).record(demand: .none))
+            // The calling thread usually runs its share first: the roles alternate, so both orders happen.
+            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                if thread == round % 2 {
+                    subject.send(completion: .finished)
+                } else {
+                    handed.recorder.request(.max(1))
+                }
+            }
+            #expect(handed.recorder.values == [42])
+            #expect(handed.recorder.isFinished)
+        }
+    }
+
+    /// A cancel on another thread while values arrive: a prefix of the values, never the replacement (the flag
+    /// saying a value came belongs to the upstream's calls; the thread sanitizer in `.ci/run` checks it).
+    @Test func aCancelRacingValuesNeverPublishesTheReplacement() {
+        for round in 0..<1_000 {
+            let subject = PassthroughSubject<Int, Never>()
+            let handed = Handed(recorder: subject.replaceEmpty(with: -1).record())
+            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                if thread == round % 2 {
+                    for value in 0..<20 { subject.send(value) }
+                    subject.send(completion: .finished)
+                } else {
+                    handed.recorder.cancel()
+                }
+            }
+            let values = handed.recorder.values
+            #expect(values == Array(0..<values.count))
+        }
     }
 }

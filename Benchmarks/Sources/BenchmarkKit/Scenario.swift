@@ -74,6 +74,8 @@ public enum Scenario: String, CaseIterable, Sendable {
     case stageReplaceError = "stage-replace-error"
     /// subject → `collect(10)` (batches of ten) → sink.
     case stageCollect = "stage-collect"
+    /// subject → `replaceEmpty(with:)` → sink.
+    case stageReplaceEmpty = "stage-replace-empty"
 
     // The newer hot-path operators.
 
@@ -169,7 +171,8 @@ public enum Scenario: String, CaseIterable, Sendable {
         case .subscribeCancelStateful: 100_000
         case .search: 500_000
         case .tenStages, .chainErased, .stageScan, .stageRemoveDuplicates, .stageHandleEvents, .stagePrefix,
-            .stageDropFirst, .stageTryMap, .stageCatch, .stageReplaceError, .stageCollect, .tryChain, .last, .count,
+            .stageDropFirst, .stageTryMap, .stageCatch, .stageReplaceError, .stageCollect, .stageReplaceEmpty,
+            .tryChain, .last, .count,
             .containsWhere,
             .combineLatest4, .zip4, .buffer, .depth1, .depth5, .depth10, .depth20:
             1_000_000
@@ -214,7 +217,8 @@ public enum Scenario: String, CaseIterable, Sendable {
         case .shareFanOut: "per delivery"
         case .debounce, .search, .throttle, .timeout, .delay, .receiveOn: "per input"
         case .tenStages, .chainErased, .stageScan, .stageRemoveDuplicates, .stageHandleEvents, .stagePrefix,
-            .stageDropFirst, .stageTryMap, .stageCatch, .stageReplaceError, .stageCollect, .tryChain, .last, .count,
+            .stageDropFirst, .stageTryMap, .stageCatch, .stageReplaceError, .stageCollect, .stageReplaceEmpty,
+            .tryChain, .last, .count,
             .containsWhere,
             .combineLatest4, .zip4, .buffer, .depth1, .depth5, .depth10, .depth20:
             "per value"

@@ -81,7 +81,9 @@ public enum Target {
         case .shareFanOut: 0.05
         // Per-value chains of any shape.
         case .chain, .sequence, .tenStages, .chainErased, .stageScan, .stageRemoveDuplicates, .stageHandleEvents,
-            .stagePrefix, .stageDropFirst, .stageTryMap, .stageCatch, .stageReplaceError, .stageCollect, .tryChain,
+            .stagePrefix, .stageDropFirst, .stageTryMap, .stageCatch, .stageReplaceError, .stageCollect,
+            .stageReplaceEmpty,
+            .tryChain,
             .last, .count,
             .containsWhere, .zip4, .buffer, .depth1, .depth5, .depth10, .depth20:
             0.10

@@ -51,6 +51,7 @@ func runAppShapedScenarios(_ runner: BenchmarkRunner) {
     runner.time(.stageCatch, stageCatch)
     runner.time(.stageReplaceError, stageReplaceError)
     runner.time(.stageCollect, stageCollect)
+    runner.time(.stageReplaceEmpty, stageReplaceEmpty)
     runner.time(.tryChain, tryChain)
     runner.time(.last, last)
     runner.time(.count, count)
@@ -555,6 +556,18 @@ func stageCollect(_ count: Int) -> UInt64 {
     let cancellable = subject
         .collect(10)
         .sink { batch in sum &+= UInt64(batch.count &+ (batch.first ?? 0)) }
+    for value in 0..<count { subject.send(value) }
+    withExtendedLifetime(cancellable) {}
+    return sum
+}
+
+/// subject → `replaceEmpty(with: 0)` → sink, as a view shows a placeholder for an empty result; `count` values sent.
+func stageReplaceEmpty(_ count: Int) -> UInt64 {
+    let subject = PassthroughSubject<Int, Never>()
+    var sum: UInt64 = 0
+    let cancellable = subject
+        .replaceEmpty(with: 0)
+        .sink { sum &+= UInt64($0) }
     for value in 0..<count { subject.send(value) }
     withExtendedLifetime(cancellable) {}
     return sum

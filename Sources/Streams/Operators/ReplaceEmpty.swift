@@ -44,28 +44,85 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: ReplaceEmptyInner(downstream: subscriber, output: output))
+            upstream.receive(subscriber: ReplaceEmptyStage(downstream: subscriber, output: output))
         }
     }
 }
 
-/// The subscriber `replaceEmpty` attaches upstream, and the downstream's subscription. Shared across
-/// threads: the upstream subscription is held by `link`; `downstream`, `output` and the flags are guarded by
-/// `lock`.
+/// The subscriber `replaceEmpty` attaches upstream: a stage (see ``StageLink``). Whether a value has come is the
+/// link's state, which only the upstream's serial calls touch, so a value costs one relaxed load of the link's phase
+/// and the call downstream; only the first one also drops the replacement, under ``ReplaceEmptyCore``'s lock. The end
+/// of an empty stream meets the downstream's request and cancel there too: the replacement waits for demand.
 @usableFromInline
-final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    @unchecked Sendable
-{
+struct ReplaceEmptyStage<Downstream: Subscriber>: Subscriber, CustomStringConvertible {
     @usableFromInline
     typealias Input = Downstream.Input
     @usableFromInline
     typealias Failure = Downstream.Failure
 
+    /// The values' way downstream. The core keeps a copy of it for the completion and the replacement, which
+    /// may go from the thread of the first request.
     @usableFromInline
-    let link = UpstreamLink()
+    let downstream: Downstream
+    @usableFromInline
+    let core: ReplaceEmptyCore<Downstream>
+
+    @inlinable
+    init(downstream: Downstream, output: Input) {
+        self.downstream = downstream
+        self.core = ReplaceEmptyCore(downstream: downstream, output: output)
+    }
+
+    @usableFromInline
+    var description: String { "ReplaceEmpty" }
+    @inlinable
+    var combineIdentifier: CombineIdentifier { CombineIdentifier(core) }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        guard core.link.attach(subscription) else { return }
+        downstream.receive(subscription: core)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        let link = core.link
+        guard link.isLive else { return .none }
+        if !link.state {
+            link.state = true
+            core.dropReplacement()
+        }
+        return downstream.receive(input)
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+        let link = core.link
+        guard link.finish() else { return }
+        guard case .finished = completion, !link.state else {
+            core.release()?.receive(completion: completion)
+            return
+        }
+        core.finishedEmpty()
+    }
+}
+
+/// The subscription `replaceEmpty` hands downstream (see ``ReplaceEmptyStage``): its upstream link, whose state says
+/// whether a value has come, and what an empty stream's end shares with the downstream's request and cancel, under
+/// `lock`.
+@usableFromInline
+final class ReplaceEmptyCore<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable {
+    @usableFromInline
+    typealias Input = Downstream.Input
+
+    /// The upstream subscription; its state, owned by the upstream's serial calls, is whether a value has come.
+    @usableFromInline
+    let link: StageLink<Bool, NoStageHooks>
     /// Guards every `var` below (`@exclusivity(unchecked)`: every access is under it, or in `init`).
     @usableFromInline
     let lock = Lock()
+    /// For the completion and the replacement; `nil` once one was sent or the downstream cancelled. Guarded by
+    /// `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     var downstream: Downstream?
@@ -73,10 +130,6 @@ final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, Subscription,
     @usableFromInline
     @exclusivity(unchecked)
     var output: Input?
-    /// The upstream has published a value: no replacement. Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var hasValue = false
     /// The subscriber has requested at least one value. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
@@ -89,6 +142,7 @@ final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, Subscription,
 
     @inlinable
     init(downstream: Downstream, output: Input) {
+        self.link = StageLink(.replaceEmpty, state: false, hooks: NoStageHooks())
         self.downstream = downstream
         self.output = output
     }
@@ -96,46 +150,24 @@ final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, Subscription,
     @usableFromInline
     var description: String { "ReplaceEmpty" }
 
+    /// The first value came: the replacement is no longer needed (released outside the lock).
     @inlinable
-    func receive(subscription: any Subscription) {
-        guard link.attach(subscription) else { return }
+    func dropReplacement() {
         lock.lock()
-        let downstream = self.downstream
-        lock.unlock()
-        downstream?.receive(subscription: self)
-    }
-
-    @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand {
-        lock.lock()
-        guard let downstream else {
-            lock.unlock()
-            return .none
-        }
-        hasValue = true
-        let replacement = output.take()  // no longer needed: released outside the lock
+        let replacement = output.take()
         lock.unlock()
         _ = replacement
-        return downstream.receive(input)
     }
 
+    /// The upstream finished without a value (its call, after ending the link): the replacement goes now if the
+    /// subscriber has asked for anything, or waits for its first request.
     @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) {
-        guard link.finish() else { return }
-        guard case .finished = completion else {
-            release()?.receive(completion: completion)
-            return
-        }
+    func finishedEmpty() {
         lock.lock()
-        guard downstream != nil, !hasValue else {
-            lock.unlock()
-            release()?.receive(completion: .finished)
-            return
-        }
+        guard downstream != nil else { return lock.unlock() }  // cancelled
         guard hasDemand else {
-            isHolding = true  // the replacement waits for the first request
-            lock.unlock()
-            return
+            isHolding = true
+            return lock.unlock()
         }
         lock.unlock()
         deliverReplacement()
@@ -158,27 +190,22 @@ final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, Subscription,
         _ = release()
     }
 
-    /// Publishes the replacement (if the upstream published nothing) and `.finished`, unless the subscriber
-    /// cancelled meanwhile (including from inside `receive(_:)` of the replacement).
+    /// Publishes the replacement and `.finished`, unless the subscriber cancelled meanwhile (including from inside
+    /// `receive(_:)` of the replacement).
     @inlinable
     func deliverReplacement() {
         lock.lock()
-        guard let downstream, let replacement = output.take() else {
-            lock.unlock()
-            return
-        }
+        guard let downstream, let replacement = output.take() else { return lock.unlock() }
         lock.unlock()
         _ = downstream.receive(replacement)
         release()?.receive(completion: .finished)
     }
 
-    /// Takes the downstream out (once) and drops the replacement, outside the lock; returns `nil` if already
-    /// released.
+    /// Takes the downstream out (once) and drops the replacement, outside the lock; `nil` if already released.
     @inlinable
     func release() -> Downstream? {
         lock.lock()
-        let released = downstream
-        downstream = nil
+        let released = downstream.take()
         let replacement = output.take()
         isHolding = false
         lock.unlock()
