@@ -91,16 +91,16 @@ struct ReducingInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Sub
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        let link = core.link
-        guard link.isLive else { return .none }
-        switch step(&link.state, input) {
+        // `core.link` read where it is each time: bound to a local, the reference is retained and released per value.
+        guard core.link.isLive else { return .none }
+        switch step(&core.link.state, input) {
         case .next:
             break
         case .finish:
-            if link.finishAndCancel() { core.foldEnded() }
+            if core.link.finishAndCancel() { core.foldEnded() }
         case .fail(let error):
             // Upstream is cancelled before the downstream hears of the failure (as in Combine).
-            if link.finishAndCancel() { core.fail(error) }
+            if core.link.finishAndCancel() { core.fail(error) }
         }
         return .none
     }

@@ -86,10 +86,10 @@ struct ReplaceEmptyStage<Downstream: Subscriber>: Subscriber, CustomStringConver
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        let link = core.link
-        guard link.isLive else { return .none }
-        if !link.state {
-            link.state = true
+        // `core.link` read where it is each time: bound to a local, the reference is retained and released per value.
+        guard core.link.isLive else { return .none }
+        if !core.link.state {
+            core.link.state = true
             core.dropReplacement()
         }
         return downstream.receive(input)
