@@ -3,7 +3,7 @@ import Streams
 import StreamsTesting
 import Testing
 
-/// The subscriber and subscription every reducing operator is built on (`ReducingInner`, `ReducingCore`): the fold
+/// The subscriber and subscription every reducing operator is built on (`ReducingInner`, `HeldResultCore`): the fold
 /// runs on the upstream's serial calls without a lock, and only its end meets the downstream's request and cancel,
 /// which may come from any thread. These stress tests run under the thread sanitizer in `.ci/run`.
 @Suite struct ReducingInnerTests {

@@ -248,7 +248,7 @@ enum StageName: String, Sendable {
     case tryCompactMap = "TryCompactMap"
     case tryRemoveDuplicates = "TryRemoveDuplicates"
     /// A reducing operator's link (see ``ReducingInner``), which the downstream never sees: its subscription is
-    /// the ``ReducingCore``, which describes itself.
+    /// the ``HeldResultCore``, which describes itself.
     case reducing = "Reducing"
     case collectByCount = "CollectByCount"
     case nwise = "Nwise"

@@ -13,7 +13,7 @@ enum ReduceStep<Failure: Error> {
 /// The subscriber every *reducing* operator hands its upstream: `reduce`, `tryReduce`, `collect()`,
 /// `count()`, `first()`, `first(where:)`, `tryFirst(where:)`, `last()`, `last(where:)`, `tryLast(where:)`,
 /// `min`/`max` (`Comparison`, `TryComparison`), `contains`, `contains(where:)`, `tryContains(where:)`,
-/// `allSatisfy`, `tryAllSatisfy`. With ``ReducingCore``, the subscription it hands downstream, one place for
+/// `allSatisfy`, `tryAllSatisfy`. With ``HeldResultCore``, the subscription it hands downstream, one place for
 /// Combine's demand rule for them:
 ///
 /// - when subscribed it passes its subscription downstream, then requests `.unlimited` from upstream
@@ -32,7 +32,7 @@ enum ReduceStep<Failure: Error> {
 /// `nil` for an operator that has found nothing yet, as `first`, `last`, `min`), and `step` lives in this struct,
 /// which the upstream holds and releases, with the closure, when the stream completes or is cancelled (as in
 /// Combine). A value costs one relaxed load of the link's phase and the step. Only the end of the fold meets the
-/// downstream's request and cancel, which may come from any thread, in ``ReducingCore``'s lock.
+/// downstream's request and cancel, which may come from any thread, in ``HeldResultCore``'s lock.
 @usableFromInline
 struct ReducingInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, CustomStringConvertible {
     @usableFromInline
@@ -44,7 +44,7 @@ struct ReducingInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Sub
     typealias Step = (inout Output?, Input) -> ReduceStep<Downstream.Failure>
 
     @usableFromInline
-    let core: ReducingCore<Downstream>
+    let core: HeldResultCore<Downstream>
     @usableFromInline
     let step: Step
     /// Turns an upstream failure into the downstream's: the identity, or the erasure to `any Error` of
@@ -57,7 +57,8 @@ struct ReducingInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Sub
         downstream: Downstream, initial: Output?, name: String,
         forwardedFailure: @escaping (UpstreamFailure) -> Downstream.Failure, step: @escaping Step
     ) {
-        self.core = ReducingCore(downstream: downstream, initial: initial, name: name)
+        self.core = HeldResultCore(
+            downstream: downstream, name: .reducing, initial: initial, forwardsDemand: false, description: name)
         self.step = step
         self.forwardedFailure = forwardedFailure
     }
@@ -97,10 +98,10 @@ struct ReducingInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Sub
         case .next:
             break
         case .finish:
-            if core.link.finishAndCancel() { core.foldEnded() }
+            if core.link.finishAndCancel() { core.publish(core.link.state.take()) }
         case .fail(let error):
             // Upstream is cancelled before the downstream hears of the failure (as in Combine).
-            if core.link.finishAndCancel() { core.fail(error) }
+            if core.link.finishAndCancel() { fail(error) }
         }
         return .none
     }
@@ -110,135 +111,16 @@ struct ReducingInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Sub
         guard core.link.finish() else { return }
         switch completion {
         case .failure(let error):
-            core.fail(forwardedFailure(error))
+            fail(forwardedFailure(error))
         case .finished:
-            core.foldEnded()
+            core.publish(core.link.state.take())
         }
     }
-}
 
-/// The subscription of a reducing operator (see ``ReducingInner``): its upstream link, whose `state` is the
-/// fold's result, and what the end of the fold shares with the downstream's requests and cancel, under `lock`.
-@usableFromInline
-final class ReducingCore<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable {
-    @usableFromInline
-    typealias Output = Downstream.Input
-
-    /// The upstream subscription; its `state` is the result so far, owned by the upstream's serial calls
-    /// (see ``StageLink``) until the fold ends, when ``foldEnded()`` moves it to `held`.
-    @usableFromInline
-    let link: StageLink<Output?, NoStageHooks>
-    /// Guards every `var` below (`@exclusivity(unchecked)`: each access is under it).
-    @usableFromInline
-    let lock = Lock()
-    /// Until the result is published, the fold fails, or the downstream cancels. Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var downstream: Downstream?
-    /// The result of an ended fold, waiting for the downstream's first request. Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var held: Output?
-    /// The downstream requested at least one value. Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var hasDemand = false
-    /// The fold ended; `held` waits for demand. Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var isHolding = false
-    /// The downstream cancelled (checked after it received the result, before `.finished`). Guarded by
-    /// `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var isCancelled = false
-    @usableFromInline
-    let description: String
-
-    @inlinable
-    init(downstream: Downstream, initial: Output?, name: String) {
-        self.link = StageLink(.reducing, state: initial, hooks: NoStageHooks())
-        self.downstream = downstream
-        self.description = name
-    }
-
-    /// Hands this subscription to the downstream (the upstream's call, once the link is attached).
-    @inlinable
-    func handOver() {
-        lock.lock()
-        let downstream = self.downstream
-        lock.unlock()
-        downstream?.receive(subscription: self)
-    }
-
-    /// The fold ended (the upstream's call, after ending the link): publishes the result now if the downstream
-    /// has asked for it, or holds it until it does. The result is moved out of the link's `state`, which this
-    /// call still owns, into `held`, which the lock guards from here on.
-    @inlinable
-    func foldEnded() {
-        let result = link.state.take()
-        lock.lock()
-        guard let downstream = self.downstream else { return lock.unlock() }  // cancelled: `result` is dropped
-        guard hasDemand else {
-            held = result
-            isHolding = true
-            return lock.unlock()
-        }
-        self.downstream = nil
-        lock.unlock()
-        deliver(result, to: downstream)
-    }
-
-    /// The fold failed (the upstream's call, after ending the link): drops the result and forwards `error`,
-    /// unless the downstream has cancelled.
+    /// The fold failed (after the link ended): the partial result is dropped and `error` forwarded at once.
     @inlinable
     func fail(_ error: Downstream.Failure) {
-        link.state = nil
-        lock.lock()
-        let downstream = self.downstream.take()
-        lock.unlock()
-        downstream?.receive(completion: .failure(error))
-    }
-
-    @inlinable
-    func request(_ demand: Subscribers.Demand) {
-        guard demand > .none else { return }
-        lock.lock()
-        guard let downstream = self.downstream else { return lock.unlock() }
-        hasDemand = true
-        guard isHolding else { return lock.unlock() }
-        isHolding = false
-        self.downstream = nil
-        let result = held.take()
-        lock.unlock()
-        deliver(result, to: downstream)
-    }
-
-    /// Ends the link (cancelling upstream) and releases the downstream and any held result. The result of a fold
-    /// still running stays with the link, which only the upstream's calls touch, until the upstream lets go of
-    /// its subscriber.
-    @inlinable
-    func cancel() {
-        link.cancel()
-        lock.lock()
-        isCancelled = true
-        isHolding = false
-        let released = (downstream.take(), held.take())
-        lock.unlock()
-        _ = released  // destroyed here, outside the lock
-    }
-
-    /// Publishes the result (the downstream was taken out, once), then `.finished` unless the downstream
-    /// cancelled meanwhile.
-    @inlinable
-    func deliver(_ result: Output?, to downstream: Downstream) {
-        if let result {
-            _ = downstream.receive(result)
-            lock.lock()
-            let cancelled = isCancelled
-            lock.unlock()
-            if cancelled { return }
-        }
-        downstream.receive(completion: .finished)
+        core.link.state = nil
+        core.forward(.failure(error))
     }
 }

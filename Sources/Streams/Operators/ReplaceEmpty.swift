@@ -49,10 +49,11 @@ extension Publishers {
     }
 }
 
-/// The subscriber `replaceEmpty` attaches upstream: a stage (see ``StageLink``). Whether a value has come is the
-/// link's state, which only the upstream's serial calls touch, so a value costs one relaxed load of the link's phase
-/// and the call downstream; only the first one also drops the replacement, under ``ReplaceEmptyCore``'s lock. The end
-/// of an empty stream meets the downstream's request and cancel there too: the replacement waits for demand.
+/// The subscriber `replaceEmpty` attaches upstream: a stage (see ``StageLink``) whose state is the replacement until
+/// a value comes. Only the upstream's serial calls touch it, so a value costs one relaxed load of the link's phase,
+/// a check of that state (the first value drops the replacement) and the call downstream. Its subscription is a
+/// ``HeldResultCore``: an empty stream's end publishes the replacement there, which waits for the downstream's
+/// first request; demand before the end passes straight upstream.
 @usableFromInline
 struct ReplaceEmptyStage<Downstream: Subscriber>: Subscriber, CustomStringConvertible {
     @usableFromInline
@@ -65,12 +66,14 @@ struct ReplaceEmptyStage<Downstream: Subscriber>: Subscriber, CustomStringConver
     @usableFromInline
     let downstream: Downstream
     @usableFromInline
-    let core: ReplaceEmptyCore<Downstream>
+    let core: HeldResultCore<Downstream>
 
     @inlinable
     init(downstream: Downstream, output: Input) {
         self.downstream = downstream
-        self.core = ReplaceEmptyCore(downstream: downstream, output: output)
+        self.core = HeldResultCore(
+            downstream: downstream, name: .replaceEmpty, initial: output, forwardsDemand: true,
+            description: "ReplaceEmpty")
     }
 
     @usableFromInline
@@ -88,129 +91,19 @@ struct ReplaceEmptyStage<Downstream: Subscriber>: Subscriber, CustomStringConver
     func receive(_ input: Input) -> Subscribers.Demand {
         // `core.link` read where it is each time: bound to a local, the reference is retained and released per value.
         guard core.link.isLive else { return .none }
-        if !core.link.state {
-            core.link.state = true
-            core.dropReplacement()
-        }
+        if core.link.state != nil { core.link.state = nil }  // a value came: the replacement is no longer needed
         return downstream.receive(input)
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        let link = core.link
-        guard link.finish() else { return }
-        guard case .finished = completion, !link.state else {
-            core.release()?.receive(completion: completion)
-            return
+        guard core.link.finish() else { return }
+        if case .finished = completion, let replacement = core.link.state.take() {
+            core.publish(replacement)  // the stream was empty
+        } else {
+            core.link.state = nil
+            core.forward(completion)
         }
-        core.finishedEmpty()
-    }
-}
-
-/// The subscription `replaceEmpty` hands downstream (see ``ReplaceEmptyStage``): its upstream link, whose state says
-/// whether a value has come, and what an empty stream's end shares with the downstream's request and cancel, under
-/// `lock`.
-@usableFromInline
-final class ReplaceEmptyCore<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable {
-    @usableFromInline
-    typealias Input = Downstream.Input
-
-    /// The upstream subscription; its state, owned by the upstream's serial calls, is whether a value has come.
-    @usableFromInline
-    let link: StageLink<Bool, NoStageHooks>
-    /// Guards every `var` below (`@exclusivity(unchecked)`: every access is under it, or in `init`).
-    @usableFromInline
-    let lock = Lock()
-    /// For the completion and the replacement; `nil` once one was sent or the downstream cancelled. Guarded by
-    /// `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var downstream: Downstream?
-    /// The replacement, until it is published or no longer needed. Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var output: Input?
-    /// The subscriber has requested at least one value. Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var hasDemand = false
-    /// The upstream finished empty before the subscriber requested anything: the replacement waits. Guarded
-    /// by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var isHolding = false
-
-    @inlinable
-    init(downstream: Downstream, output: Input) {
-        self.link = StageLink(.replaceEmpty, state: false, hooks: NoStageHooks())
-        self.downstream = downstream
-        self.output = output
-    }
-
-    @usableFromInline
-    var description: String { "ReplaceEmpty" }
-
-    /// The first value came: the replacement is no longer needed (released outside the lock).
-    @inlinable
-    func dropReplacement() {
-        lock.lock()
-        let replacement = output.take()
-        lock.unlock()
-        _ = replacement
-    }
-
-    /// The upstream finished without a value (its call, after ending the link): the replacement goes now if the
-    /// subscriber has asked for anything, or waits for its first request.
-    @inlinable
-    func finishedEmpty() {
-        lock.lock()
-        guard downstream != nil else { return lock.unlock() }  // cancelled
-        guard hasDemand else {
-            isHolding = true
-            return lock.unlock()
-        }
-        lock.unlock()
-        deliverReplacement()
-    }
-
-    @inlinable
-    func request(_ demand: Subscribers.Demand) {
-        guard demand > .none else { return }
-        lock.lock()
-        hasDemand = true
-        let ready = isHolding
-        isHolding = false
-        lock.unlock()
-        if ready { deliverReplacement() } else { link.request(demand) }
-    }
-
-    @inlinable
-    func cancel() {
-        link.cancel()
-        _ = release()
-    }
-
-    /// Publishes the replacement and `.finished`, unless the subscriber cancelled meanwhile (including from inside
-    /// `receive(_:)` of the replacement).
-    @inlinable
-    func deliverReplacement() {
-        lock.lock()
-        guard let downstream, let replacement = output.take() else { return lock.unlock() }
-        lock.unlock()
-        _ = downstream.receive(replacement)
-        release()?.receive(completion: .finished)
-    }
-
-    /// Takes the downstream out (once) and drops the replacement, outside the lock; `nil` if already released.
-    @inlinable
-    func release() -> Downstream? {
-        lock.lock()
-        let released = downstream.take()
-        let replacement = output.take()
-        isHolding = false
-        lock.unlock()
-        _ = replacement
-        return released
     }
 }
 
