@@ -76,6 +76,8 @@ public enum Scenario: String, CaseIterable, Sendable {
     case stageCollect = "stage-collect"
     /// subject → `replaceEmpty(with:)` → sink.
     case stageReplaceEmpty = "stage-replace-empty"
+    /// subject → `prefix(untilOutputFrom:)` a second subject that never fires (a lifetime signal) → sink.
+    case stagePrefixUntilOutput = "stage-prefix-until-output"
 
     // The newer hot-path operators.
 
@@ -172,6 +174,7 @@ public enum Scenario: String, CaseIterable, Sendable {
         case .search: 500_000
         case .tenStages, .chainErased, .stageScan, .stageRemoveDuplicates, .stageHandleEvents, .stagePrefix,
             .stageDropFirst, .stageTryMap, .stageCatch, .stageReplaceError, .stageCollect, .stageReplaceEmpty,
+            .stagePrefixUntilOutput,
             .tryChain, .last, .count,
             .containsWhere,
             .combineLatest4, .zip4, .buffer, .depth1, .depth5, .depth10, .depth20:
@@ -218,6 +221,7 @@ public enum Scenario: String, CaseIterable, Sendable {
         case .debounce, .search, .throttle, .timeout, .delay, .receiveOn: "per input"
         case .tenStages, .chainErased, .stageScan, .stageRemoveDuplicates, .stageHandleEvents, .stagePrefix,
             .stageDropFirst, .stageTryMap, .stageCatch, .stageReplaceError, .stageCollect, .stageReplaceEmpty,
+            .stagePrefixUntilOutput,
             .tryChain, .last, .count,
             .containsWhere,
             .combineLatest4, .zip4, .buffer, .depth1, .depth5, .depth10, .depth20:

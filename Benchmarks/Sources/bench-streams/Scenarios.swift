@@ -52,6 +52,7 @@ func runAppShapedScenarios(_ runner: BenchmarkRunner) {
     runner.time(.stageReplaceError, stageReplaceError)
     runner.time(.stageCollect, stageCollect)
     runner.time(.stageReplaceEmpty, stageReplaceEmpty)
+    runner.time(.stagePrefixUntilOutput, stagePrefixUntilOutput)
     runner.time(.tryChain, tryChain)
     runner.time(.last, last)
     runner.time(.count, count)
@@ -567,6 +568,20 @@ func stageReplaceEmpty(_ count: Int) -> UInt64 {
     var sum: UInt64 = 0
     let cancellable = subject
         .replaceEmpty(with: 0)
+        .sink { sum &+= UInt64($0) }
+    for value in 0..<count { subject.send(value) }
+    withExtendedLifetime(cancellable) {}
+    return sum
+}
+
+/// subject → `prefix(untilOutputFrom:)` a `Void` subject that never fires (as a screen ends its updates when it goes
+/// away) → sink; `count` values sent.
+func stagePrefixUntilOutput(_ count: Int) -> UInt64 {
+    let subject = PassthroughSubject<Int, Never>()
+    let disappeared = PassthroughSubject<Void, Never>()
+    var sum: UInt64 = 0
+    let cancellable = subject
+        .prefix(untilOutputFrom: disappeared)
         .sink { sum &+= UInt64($0) }
     for value in 0..<count { subject.send(value) }
     withExtendedLifetime(cancellable) {}
