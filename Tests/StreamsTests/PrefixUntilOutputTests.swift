@@ -168,7 +168,7 @@ import Testing
     }
 
     @Test func aTriggerFiringOnAnotherThreadNeverOverlapsADeliveryAndFinishesOnce() {
-        for _ in 0..<200 {
+        for round in 0..<1_000 {
             let upstream = PassthroughSubject<Int, Never>()
             let trigger = PassthroughSubject<Int, Never>()
             let log = CallLog()
@@ -184,8 +184,9 @@ import Testing
                     log.values += 1
                     log.leave()
                 })
+            // The calling thread usually runs its share first: the roles alternate, so both orders happen.
             DispatchQueue.concurrentPerform(iterations: 2) { index in
-                if index == 0 {
+                if index == round % 2 {
                     for value in 0..<200 { upstream.send(value) }
                 } else {
                     trigger.send(0)
@@ -195,6 +196,37 @@ import Testing
             #expect(log.finishes == 1)
             #expect(log.valuesAfterFinish == 0)
             cancellable.cancel()
+        }
+    }
+
+    /// The subscriber cancelling on one thread while the trigger fires on another, values arriving on a third:
+    /// at most one `.finished`, never overlapping a value (the thread sanitizer in `.ci/run` checks the rest).
+    @Test func aCancelRacingTheTriggerAndValuesFinishesAtMostOnce() {
+        for round in 0..<1_000 {
+            let upstream = PassthroughSubject<Int, Never>()
+            let trigger = PassthroughSubject<Int, Never>()
+            let log = CallLog()
+            let cancellable = upstream.prefix(untilOutputFrom: trigger).sink(
+                receiveCompletion: { _ in
+                    log.enter()
+                    log.finishes += 1
+                    log.leave()
+                },
+                receiveValue: { _ in
+                    log.enter()
+                    if log.finishes > 0 { log.valuesAfterFinish += 1 }
+                    log.leave()
+                })
+            DispatchQueue.concurrentPerform(iterations: 3) { index in
+                switch (index + round) % 3 {
+                case 0: for value in 0..<50 { upstream.send(value) }
+                case 1: trigger.send(0)
+                default: cancellable.cancel()
+                }
+            }
+            #expect(log.overlaps.load(ordering: .relaxed) == 0)
+            #expect(log.finishes <= 1)
+            #expect(log.valuesAfterFinish == 0)
         }
     }
 }

@@ -255,6 +255,8 @@ enum StageName: String, Sendable {
     case pairwise = "Pairwise"
     case measureInterval = "MeasureInterval"
     case replaceEmpty = "ReplaceEmpty"
+    case prefixUntilOutput = "PrefixUntilOutput"
+    case dropUntilOutput = "DropUntilOutput"
 }
 
 /// The phases of a ``StageLink``.

@@ -49,144 +49,59 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            let inner = DropUntilOutputInner(downstream: subscriber)
-            inner.start()
-            other.receive(subscriber: TriggerSubscriber<Other.Output, _>(receiver: inner, name: "DropUntilOutput"))
-            upstream.receive(subscriber: inner)
+            let stage = DropUntilOutputStage(downstream: subscriber)
+            stage.core.handOver()
+            other.receive(subscriber: TriggerSubscriber<Other.Output, S, Failure>(core: stage.core))
+            upstream.receive(subscriber: stage)
         }
     }
 }
 
-/// The subscriber `drop(untilOutputFrom:)` attaches upstream (and, through a ``TriggerSubscriber``, to the
-/// trigger), and the downstream's subscription. Shared across threads: the upstream subscription is held by
-/// `link`; `downstream`, `isTriggered` and `trigger` are guarded by `lock`.
+/// The subscriber `drop(untilOutputFrom:)` attaches upstream: a stage (see ``StageLink``) whose subscription and
+/// trigger side is a ``TriggeredStageCore``. A value costs a relaxed load of the link's phase, an acquiring load of
+/// whether the trigger has fired, and, once it has, the call downstream.
 @usableFromInline
-final class DropUntilOutputInner<Downstream: Subscriber>: Subscriber, Subscription, TriggerReceiver,
-    CustomStringConvertible, @unchecked Sendable
-{
+struct DropUntilOutputStage<Downstream: Subscriber>: Subscriber, CustomStringConvertible {
     @usableFromInline
     typealias Input = Downstream.Input
     @usableFromInline
     typealias Failure = Downstream.Failure
-    @usableFromInline
-    typealias TriggerFailure = Downstream.Failure
 
+    /// The values' way downstream; the core keeps a copy for the completion, which may go from the trigger's thread.
     @usableFromInline
-    let link = UpstreamLink()
-    /// Guards every `var` below (`@exclusivity(unchecked)`: every access is under it, or in `init`).
+    let downstream: Downstream
     @usableFromInline
-    let lock = Lock()
-    @usableFromInline
-    @exclusivity(unchecked)
-    var downstream: Downstream?
-    /// The trigger has fired: values pass. Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var isTriggered = false
-    /// The trigger's subscription. Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var trigger = TriggerLink.waiting
+    let core: TriggeredStageCore<Downstream, Downstream.Failure>
 
     @inlinable
     init(downstream: Downstream) {
         self.downstream = downstream
+        self.core = TriggeredStageCore(
+            downstream: downstream, name: .dropUntilOutput, role: .opens, failureOfTrigger: { $0 })
     }
 
     @usableFromInline
     var description: String { "DropUntilOutput" }
-
-    /// Before anything is subscribed: hands the subscriber its subscription (its requests wait in the link
-    /// until the upstream subscription arrives).
     @inlinable
-    func start() {
-        lock.lock()
-        let downstream = self.downstream
-        lock.unlock()
-        downstream?.receive(subscription: self)
-    }
-
-    // MARK: The upstream
+    var combineIdentifier: CombineIdentifier { CombineIdentifier(core) }
 
     @inlinable
     func receive(subscription: any Subscription) {
-        _ = link.attach(subscription)  // forwards what the subscriber has requested so far
+        _ = core.link.attach(subscription)  // forwards what the subscriber has requested so far
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        lock.lock()
-        guard let downstream, isTriggered else {
-            lock.unlock()
-            return .none  // ignored before the trigger fires; as in Combine, its demand is used up
-        }
-        lock.unlock()
+        // Ignored before the trigger fires; as in Combine, its demand is used up.
+        guard core.link.isLive, core.isOpen else { return .none }
         return downstream.receive(input)
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        guard link.finish() else { return }
-        let (downstream, trigger) = release()
-        trigger?.cancel()
-        downstream?.receive(completion: completion)
-    }
-
-    // MARK: The downstream
-
-    @inlinable
-    func request(_ demand: Subscribers.Demand) { link.request(demand) }
-
-    @inlinable
-    func cancel() {
-        link.cancel()
-        release().trigger?.cancel()
-    }
-
-    // MARK: The trigger
-
-    @inlinable
-    func triggerReceive(subscription: any Subscription) {
-        lock.lock()
-        let accepted = trigger.accept(subscription, isWanted: downstream != nil)
-        lock.unlock()
-        if accepted { subscription.request(.max(1)) } else { subscription.cancel() }
-    }
-
-    @inlinable
-    func triggerFired() {
-        lock.lock()
-        guard trigger.isLive else { return lock.unlock() }
-        isTriggered = true
-        let fired = trigger.end()
-        lock.unlock()
-        _ = fired  // released (not cancelled, as in Combine) outside the lock
-    }
-
-    @inlinable
-    func triggerReceive(completion: Subscribers.Completion<TriggerFailure>) {
-        lock.lock()
-        guard trigger.isLive else { return lock.unlock() }  // fired already (or ended): ignored
-        let ended = trigger.end()
-        lock.unlock()
-        _ = ended
-        // The trigger ended without a value: so does the stream, with its completion, cancelling upstream.
-        guard link.finishAndCancel() else { return }
-        release().downstream?.receive(completion: completion)
-    }
-
-    /// Takes the downstream out (once) and ends the trigger's link; returns the downstream (`nil` if already
-    /// released) and the trigger's subscription if it had not fired, for the caller to cancel.
-    @inlinable
-    func release() -> (downstream: Downstream?, trigger: (any Subscription)?) {
-        lock.lock()
-        let released = downstream
-        downstream = nil
-        let live = trigger.end()
-        lock.unlock()
-        return (released, live)
+        guard core.link.finish() else { return }
+        core.end(with: completion)
     }
 }
 
-/// Equal when the upstreams and the triggers are equal, as in Combine.
 extension Publishers.DropUntilOutput: Equatable where Upstream: Equatable, Other: Equatable {}

@@ -48,164 +48,58 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            let inner = PrefixUntilOutputInner<Other.Failure, S>(downstream: subscriber)
-            inner.start()
-            other.receive(subscriber: TriggerSubscriber<Other.Output, _>(receiver: inner, name: "PrefixUntilOutput"))
-            upstream.receive(subscriber: inner)
+            let stage = PrefixUntilOutputStage<S, Other.Failure>(downstream: subscriber)
+            stage.core.handOver()
+            other.receive(subscriber: TriggerSubscriber<Other.Output, S, Other.Failure>(core: stage.core))
+            upstream.receive(subscriber: stage)
         }
     }
 }
 
-/// The subscriber `prefix(untilOutputFrom:)` attaches upstream (and, through a ``TriggerSubscriber``, to the
-/// trigger), and the downstream's subscription. Shared across threads: the upstream subscription is held by
-/// `link`; `downstream`, `trigger`, `isDelivering` and `finishPending` are guarded by `lock`.
-///
-/// The trigger may fire on another thread while a value is being delivered: whoever finds no delivery in
-/// progress takes the downstream and sends `.finished`; otherwise the delivering thread sends it when its
-/// call returns, so calls to the downstream never overlap.
+/// The subscriber `prefix(untilOutputFrom:)` attaches upstream: a stage (see ``StageLink``) whose subscription and
+/// trigger side is a ``TriggeredStageCore``. A value costs a relaxed load of the link's phase, the two atomic
+/// read-modify-writes that mark its delivery (a trigger firing meanwhile on another thread leaves the `.finished` to
+/// this thread, sent when the call returns), and the call downstream.
 @usableFromInline
-final class PrefixUntilOutputInner<TriggerFailure: Error, Downstream: Subscriber>: Subscriber, Subscription,
-    TriggerReceiver, CustomStringConvertible, @unchecked Sendable
-{
+struct PrefixUntilOutputStage<Downstream: Subscriber, TriggerFailure: Error>: Subscriber, CustomStringConvertible {
     @usableFromInline
     typealias Input = Downstream.Input
     @usableFromInline
     typealias Failure = Downstream.Failure
 
+    /// The values' way downstream; the core keeps a copy for the completion, which may go from the trigger's thread.
     @usableFromInline
-    let link = UpstreamLink()
-    /// Guards every `var` below (`@exclusivity(unchecked)`: every access is under it, or in `init`).
+    let downstream: Downstream
     @usableFromInline
-    let lock = Lock()
-    @usableFromInline
-    @exclusivity(unchecked)
-    var downstream: Downstream?
-    /// The trigger's subscription. Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var trigger = TriggerLink.waiting
-    /// An upstream value is being delivered (by the upstream's thread, outside the lock). Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var isDelivering = false
-    /// The trigger fired during a delivery: the delivering thread sends `.finished` when it returns. Guarded
-    /// by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var finishPending = false
+    let core: TriggeredStageCore<Downstream, TriggerFailure>
 
     @inlinable
     init(downstream: Downstream) {
         self.downstream = downstream
+        self.core = TriggeredStageCore(
+            downstream: downstream, name: .prefixUntilOutput, role: .ends, failureOfTrigger: nil)
     }
 
     @usableFromInline
     var description: String { "PrefixUntilOutput" }
-
-    /// Before anything is subscribed: hands the subscriber its subscription (its requests wait in the link
-    /// until the upstream subscription arrives).
     @inlinable
-    func start() {
-        lock.lock()
-        let downstream = self.downstream
-        lock.unlock()
-        downstream?.receive(subscription: self)
-    }
-
-    // MARK: The upstream
+    var combineIdentifier: CombineIdentifier { CombineIdentifier(core) }
 
     @inlinable
     func receive(subscription: any Subscription) {
-        _ = link.attach(subscription)  // forwards what the subscriber has requested so far
+        _ = core.link.attach(subscription)  // forwards what the subscriber has requested so far
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        lock.lock()
-        guard let downstream else {
-            lock.unlock()
-            return .none
-        }
-        isDelivering = true
-        lock.unlock()
+        guard core.link.isLive, core.beginDelivery() else { return .none }
         let more = downstream.receive(input)
-        lock.lock()
-        isDelivering = false
-        let finish = finishPending
-        finishPending = false
-        lock.unlock()
-        guard finish else { return more }
-        release().downstream?.receive(completion: .finished)  // nil if the subscriber cancelled meanwhile
-        return .none
+        return core.endDelivery() ? more : .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        guard link.finish() else { return }
-        let (downstream, trigger) = release()
-        trigger?.cancel()
-        downstream?.receive(completion: completion)
-    }
-
-    // MARK: The downstream
-
-    @inlinable
-    func request(_ demand: Subscribers.Demand) { link.request(demand) }
-
-    @inlinable
-    func cancel() {
-        link.cancel()
-        release().trigger?.cancel()
-    }
-
-    // MARK: The trigger
-
-    @inlinable
-    func triggerReceive(subscription: any Subscription) {
-        lock.lock()
-        let accepted = trigger.accept(subscription, isWanted: downstream != nil)
-        lock.unlock()
-        if accepted { subscription.request(.max(1)) } else { subscription.cancel() }
-    }
-
-    @inlinable
-    func triggerFired() {
-        lock.lock()
-        guard trigger.isLive else { return lock.unlock() }
-        let fired = trigger.end()
-        lock.unlock()
-        _ = fired  // released (not cancelled, as in Combine) outside the lock
-        guard link.finishAndCancel() else { return }  // the upstream completed first, or the subscriber cancelled
-        lock.lock()
-        if isDelivering {
-            finishPending = true  // sent by the delivering thread when its call returns
-            lock.unlock()
-            return
-        }
-        let downstream = self.downstream
-        self.downstream = nil
-        lock.unlock()
-        downstream?.receive(completion: .finished)
-    }
-
-    @inlinable
-    func triggerReceive(completion: Subscribers.Completion<TriggerFailure>) {
-        lock.lock()
-        let ended = trigger.end()  // a trigger that completes without a value changes nothing
-        lock.unlock()
-        _ = ended
-    }
-
-    /// Takes the downstream out (once) and ends the trigger's link; returns the downstream (`nil` if already
-    /// released) and the trigger's subscription if it had not fired, for the caller to cancel.
-    @inlinable
-    func release() -> (downstream: Downstream?, trigger: (any Subscription)?) {
-        lock.lock()
-        let released = downstream
-        downstream = nil
-        let live = trigger.end()
-        finishPending = false
-        lock.unlock()
-        return (released, live)
+        guard core.link.finish() else { return }
+        core.end(with: completion)
     }
 }
