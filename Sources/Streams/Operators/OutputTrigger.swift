@@ -22,8 +22,8 @@ enum TriggerRole: Sendable {
 /// thread), are under `lock`, touched once per stream.
 ///
 /// - Threading: `request` and `cancel` from any thread; the trigger's events from its own serial calls;
-///   ``handOver()``, ``beginDelivery()``, ``endDelivery()``, ``isOpen`` and, for the upstream's completion, ``end(with:)``
-///   from the upstream's serial calls.
+///   ``handOver()``, ``beginDelivery()``, ``endDelivery()``, ``isOpen`` and, for the upstream's completion,
+///   ``end(with:)`` from the upstream's serial calls.
 @usableFromInline
 final class TriggeredStageCore<Downstream: Subscriber, TriggerFailure: Error>: Subscription, CustomStringConvertible,
     @unchecked Sendable
