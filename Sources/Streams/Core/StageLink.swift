@@ -3,8 +3,9 @@ import Synchronization
 /// The subscription of a *stage*: an operator with one upstream whose work on each value is done by the
 /// upstream's own serial calls. It is the one per-value path of the stateful single-upstream operators
 /// (`scan`, `removeDuplicates`, `prefix`, `dropFirst`, `tryMap`, `handleEvents`, the ``ValueStepStage``
-/// family, `collect(n)`, `nwise`/`pairwise`, `measureInterval`, `replaceEmpty`, and the reducing operators
-/// through ``ReducingInner``), and it takes no lock and no atomic read-modify-write per value.
+/// family, `collect(n)`, `nwise`/`pairwise`, `measureInterval`, `replaceEmpty`, `drop`/`prefix(untilOutputFrom:)`
+/// and the reducing operators through ``ReducingInner``), and it takes no lock and no atomic read-modify-write per
+/// value (`prefix(untilOutputFrom:)` adds two, to meet its trigger: see ``TriggeredStageCore``).
 ///
 /// A stage is two objects:
 /// - a **struct subscriber** the operator hands upstream (like `map`'s), holding the downstream, the
