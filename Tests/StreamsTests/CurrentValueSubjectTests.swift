@@ -99,4 +99,44 @@ import Testing
         #expect(recorder.values == [0, 1, 2])
         c.cancel()
     }
+
+    /// Sends from several threads: deliveries follow the order in which the value was updated, so each thread's
+    /// values arrive in its own order and the last one delivered is the subject's value (a send delivered at once
+    /// takes its turn under the same lock as the update; the thread sanitizer in `.ci/run` checks the rest).
+    @Test func deliveriesFollowTheOrderOfTheValueUpdatesAcrossThreads() {
+        for round in 0..<50 {
+            let subject = CurrentValueSubject<Int, Never>(-1)
+            let received = Locked<[Int]>([])
+            let c = subject.sink { value in received.withLock { $0.append(value) } }
+            DispatchQueue.concurrentPerform(iterations: 4) { thread in
+                for index in 0..<200 { subject.send(thread * 1_000 + index + round % 2) }
+            }
+            let values = received.withLock { $0 }
+            #expect(values.count == 801)
+            #expect(values.last == subject.value)
+            for thread in 0..<4 {
+                let own = values.filter { $0 >= thread * 1_000 && $0 < (thread + 1) * 1_000 }
+                #expect(own == own.sorted())
+                #expect(own.count == 200)
+            }
+            c.cancel()
+        }
+    }
+
+    /// A send from inside a delivery is delivered after it, to every subscriber, never nested.
+    @Test func aSendFromInsideADeliveryIsDeliveredAfterIt() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        var log: [String] = []
+        let first = subject.sink { value in
+            log.append("first \(value)")
+            if value == 1 { subject.send(2) }
+            log.append("first done \(value)")
+        }
+        let second = subject.sink { value in log.append("second \(value)") }
+        log.removeAll()
+        subject.send(1)
+        #expect(log == ["first 1", "first done 1", "second 1", "first 2", "first done 2", "second 2"])
+        #expect(subject.value == 2)
+        withExtendedLifetime((first, second)) {}
+    }
 }

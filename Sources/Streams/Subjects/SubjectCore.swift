@@ -248,17 +248,25 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
         if missed != 0 { drain(missed: missed) }
     }
 
-    /// A send that updates the kept value or the replay buffer, queued under the same lock so that the
-    /// order of deliveries is the order of those updates.
-    @usableFromInline
+    /// A send that updates the kept value or the replay buffer, under the lock, so that the order of deliveries is
+    /// the order of those updates: delivered at once if nobody is emitting and nothing is queued (the emitter's
+    /// turn is taken under that lock, so a later update queues behind this one), else queued. Inlinable, so it is
+    /// specialised where the subject's types are known: unspecialised, every event costs generic metadata lookups.
+    @inlinable
     func sendStoring(_ value: Output) {
         lock.lock()
         guard completion == nil else { return lock.unlock() }
         if keepsLatest { current = value }
         if replay > 0 { replayBuffer.append(value) }
-        push(.value(value))
-        lock.unlock()
-        startEmitting()
+        if becomesEmitterWithEmptyQueue() {
+            lock.unlock()
+            emit(value)
+            stopEmitting()
+        } else {
+            push(.value(value))
+            lock.unlock()
+            startEmitting()
+        }
     }
 
     @inlinable
