@@ -258,6 +258,8 @@ enum StageName: String, Sendable {
     case replaceEmpty = "ReplaceEmpty"
     case prefixUntilOutput = "PrefixUntilOutput"
     case dropUntilOutput = "DropUntilOutput"
+    /// `subscribe(_:)` of a subject (see ``SubjectRelay``): the link is the cancellable it returns.
+    case subjectRelay = "Subject"
 }
 
 /// The phases of a ``StageLink``.

@@ -32,50 +32,64 @@ extension Subject where Output == Void {
 extension Publisher {
     /// Subscribes a subject to this publisher, so the subject re-publishes its events.
     ///
-    /// Returns a cancellable that cancels the upstream subscription.
+    /// Returns a cancellable that cancels the upstream subscription. The subject gets the upstream's subscription
+    /// (``Subject/send(subscription:)``), which it asks for values as its own subscribers want them; after a
+    /// cancel it gets nothing more (a value already on its way on another thread may still arrive, as in Combine).
     ///
     /// ```swift
     /// let link = [1, 2].publisher.subscribe(subject)
     /// ```
+    @inlinable
     public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable where S.Output == Output, S.Failure == Failure {
         let relay = SubjectRelay(subject: subject)
         subscribe(relay)
-        return ObjectCancellable(relay)
+        return ObjectCancellable(relay.link)
     }
 }
 
-/// Feeds a subject from an upstream publisher; cancelling it cancels the upstream. Its state is in `link` and
-/// `subject`, each under its own lock; the subject it sends to is safe to call from any thread.
-final class SubjectRelay<Target: Subject>: Subscriber, Cancellable, @unchecked Sendable {
+/// The subscriber that feeds a subject from an upstream publisher: a stage (see ``StageLink``). The upstream holds
+/// it, with the subject, until it completes or is cancelled; its link is the cancellable ``Publisher/subscribe(_:)``
+/// returns. A value costs a relaxed load of the link's phase and the subject's own `send`.
+@usableFromInline
+struct SubjectRelay<Target: Subject>: Subscriber, CustomStringConvertible {
+    @usableFromInline
     typealias Input = Target.Output
+    @usableFromInline
     typealias Failure = Target.Failure
 
-    private let link = UpstreamLink()
-    private let subject: Locked<Target?>
+    @usableFromInline
+    let subject: Target
+    /// Holds the upstream subscription for the cancel; ended by the cancel or by the upstream's completion.
+    @usableFromInline
+    let link: StageLink<Void, NoStageHooks>
 
-    init(subject: Target) { self.subject = Locked(subject) }
-
-    func receive(subscription: any Subscription) {
-        guard link.attach(subscription) else { return }
-        subject.withLock { $0 }?.send(subscription: subscription)
+    @inlinable
+    init(subject: Target) {
+        self.subject = subject
+        self.link = StageLink(.subjectRelay, state: (), hooks: NoStageHooks())
     }
 
+    @usableFromInline
+    var description: String { "Subject" }
+    @inlinable
+    var combineIdentifier: CombineIdentifier { CombineIdentifier(link) }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+        guard link.attach(subscription) else { return }
+        subject.send(subscription: subscription)
+    }
+
+    @inlinable
     func receive(_ input: Target.Output) -> Subscribers.Demand {
-        subject.withLock { $0 }?.send(input)
+        guard link.isLive else { return .none }
+        subject.send(input)
         return .none
     }
 
+    @inlinable
     func receive(completion: Subscribers.Completion<Target.Failure>) {
         guard link.finish() else { return }
-        let target = subject.withLock { state -> Target? in
-            defer { state = nil }
-            return state
-        }
-        target?.send(completion: completion)
-    }
-
-    func cancel() {
-        link.cancel()
-        subject.withLock { $0 = nil }
+        subject.send(completion: completion)
     }
 }

@@ -90,7 +90,9 @@ extension Publishers {
             self.createSubject = createSubject
         }
 
-        private var subject: SubjectType {
+        /// Not inlinable: it runs once per subscriber or connection.
+        @usableFromInline
+        var subject: SubjectType {
             lock.withLock {
                 if let madeSubject { return madeSubject }
                 let subject = createSubject()
@@ -99,13 +101,16 @@ extension Publishers {
             }
         }
 
-        /// Attaches `subscriber` to the subject.
+        /// Attaches `subscriber` to the subject. Inlinable, as both calls below are: specialised for the
+        /// subscriber's and the upstream's types, so the values they carry run no unspecialised generic code.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             subject.receive(subscriber: subscriber)
         }
 
         /// Subscribes the subject to the upstream; cancelling the result disconnects. Each call connects
         /// anew.
+        @inlinable
         public func connect() -> any Cancellable {
             upstream.subscribe(subject)
         }
@@ -118,7 +123,8 @@ extension Publishers {
         /// Never fails.
         public typealias Failure = Never
 
-        private let multicast: Multicast<Upstream, PassthroughSubject<Output, Never>>
+        @usableFromInline
+        let multicast: Multicast<Upstream, PassthroughSubject<Output, Never>>
 
         /// A connectable form of `upstream`.
         public init(upstream: Upstream) {
@@ -126,11 +132,13 @@ extension Publishers {
         }
 
         /// Attaches `subscriber`; it gets values once connected.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Never {
             multicast.receive(subscriber: subscriber)
         }
 
         /// Connects to the upstream.
+        @inlinable
         public func connect() -> any Cancellable { multicast.connect() }
     }
 
@@ -157,45 +165,66 @@ extension Publishers {
         /// The connectable publisher connected on demand.
         public let upstream: Upstream
 
-        private struct State {
+        @usableFromInline
+        struct State {
             var subscribers = 0
             /// The connection, or `nil`; `isConnected` is set before `connect()` returns it.
             var connection: (any Cancellable)?
             var isConnected = false
         }
 
-        private let state = Locked(State())
+        @usableFromInline
+        let state = Locked(State())
 
         /// An autoconnecting form of `upstream`.
         public init(upstream: Upstream) { self.upstream = upstream }
 
-        /// Attaches `subscriber`; connects if it is the first.
+        /// Attaches `subscriber`; connects if it is the first. Inlinable, so the subscription and the connection
+        /// are made with the subscriber's and the upstream's types known: the values they carry run specialised
+        /// code. The bookkeeping is in the functions it calls.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let left = OnceFlag()
             let parent = self
-            state.withLock { $0.subscribers += 1 }
+            subscriberJoined()
             // Only a cancel counts as leaving (as in Combine): a subscriber that has received the completion
             // still holds its place, so a later subscriber gets the completion from the subject instead of
             // connecting the upstream again.
             upstream
                 .handleEvents(receiveCancel: { if left.set() { parent.subscriberLeft() } })
                 .receive(subscriber: subscriber)
-            let connects = state.withLock { state in
+            guard claimsConnection() else { return }
+            let connection = upstream.connect()
+            if !keeps(connection) { connection.cancel() }
+        }
+
+        @usableFromInline
+        func subscriberJoined() {
+            state.withLock { $0.subscribers += 1 }
+        }
+
+        /// Whether this subscriber connects: nobody has and somebody is still subscribed.
+        @usableFromInline
+        func claimsConnection() -> Bool {
+            state.withLock { state in
                 guard !state.isConnected, state.subscribers > 0 else { return false }
                 state.isConnected = true
                 return true
             }
-            guard connects else { return }
-            let connection = upstream.connect()
-            let stale = state.withLock { state in
-                guard state.isConnected, state.connection == nil, state.subscribers > 0 else { return true }
-                state.connection = connection
-                return false
-            }
-            if stale { connection.cancel() }
         }
 
-        private func subscriberLeft() {
+        /// Stores the connection just made; `false` if it is stale (everybody left meanwhile): the caller cancels it.
+        @usableFromInline
+        func keeps(_ connection: any Cancellable) -> Bool {
+            state.withLock { state in
+                guard state.isConnected, state.connection == nil, state.subscribers > 0 else { return false }
+                state.connection = connection
+                return true
+            }
+        }
+
+        @usableFromInline
+        func subscriberLeft() {
             let connection = state.withLock { state -> (any Cancellable)? in
                 state.subscribers -= 1
                 guard state.subscribers == 0 else { return nil }
@@ -209,10 +238,13 @@ extension Publishers {
 }
 
 /// A flag set once, from any thread (an atomic guard against leaving twice).
+@usableFromInline
 final class OnceFlag: Sendable {
     private let flag = Locked(false)
+    @usableFromInline
     init() {}
     /// True for the first caller only.
+    @usableFromInline
     func set() -> Bool {
         flag.withLock { value in
             defer { value = true }
