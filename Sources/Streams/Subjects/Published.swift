@@ -53,6 +53,7 @@ public struct Published<Value> {
 
     /// Reads and writes the property of `object` stored at `storage`; a write publishes (see the type's
     /// documentation for the order).
+    @inlinable
     public static subscript<EnclosingSelf: AnyObject>(
         _enclosingInstance object: EnclosingSelf,
         wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
@@ -78,6 +79,7 @@ extension Published {
         init(box: PublishedBox<Value>) { self.box = box }
 
         /// Attaches `subscriber`: it receives the current value when it requests, then every change.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Value, S.Failure == Never {
             box.subject.receive(subscriber: subscriber)
         }
@@ -116,12 +118,17 @@ extension Streams.Publisher where Failure == Never {
 final class PublishedBox<Value>: PublishedStorage, @unchecked Sendable {
     /// The stored value, the will-change publisher and the kept subscriptions; guarded by its own lock
     /// (never held while calling out).
-    private let state: Locked<State>
+    @usableFromInline
+    let state: Locked<State>
     /// What `$property` subscribers subscribe to; it publishes before `state.value` changes.
+    @usableFromInline
     let subject: CurrentValueSubject<Value, Never>
 
-    private struct State {
+    @usableFromInline
+    struct State {
+        @usableFromInline
         var value: Value
+        @usableFromInline
         var willChange: ObservableObjectPublisher?
         var kept: [AnyCancellable] = []
     }
@@ -132,9 +139,11 @@ final class PublishedBox<Value>: PublishedStorage, @unchecked Sendable {
     }
 
     /// The property's value.
+    @inlinable
     var value: Value { state.withLock { $0.value } }
 
     /// Publishes `newValue` (willChange, then `$property`), then stores it.
+    @inlinable
     func set(_ newValue: Value) {
         let willChange = state.withLock { $0.willChange }
         willChange?.send()
