@@ -78,6 +78,12 @@ public enum Scenario: String, CaseIterable, Sendable {
     case stageReplaceEmpty = "stage-replace-empty"
     /// subject → `prefix(untilOutputFrom:)` a second subject that never fires (a lifetime signal) → sink.
     case stagePrefixUntilOutput = "stage-prefix-until-output"
+    /// `CurrentValueSubject` → `map` → sink, the value set by `send`.
+    case currentValueSubject = "current-value-subject"
+    /// A view model's `@Published` property set by the app; `$property` → `map` → `removeDuplicates` → sink.
+    case published = "published"
+    /// subject → `multicast(subject:)` → `autoconnect()` → sink.
+    case multicast = "multicast"
 
     // The newer hot-path operators.
 
@@ -174,7 +180,7 @@ public enum Scenario: String, CaseIterable, Sendable {
         case .search: 500_000
         case .tenStages, .chainErased, .stageScan, .stageRemoveDuplicates, .stageHandleEvents, .stagePrefix,
             .stageDropFirst, .stageTryMap, .stageCatch, .stageReplaceError, .stageCollect, .stageReplaceEmpty,
-            .stagePrefixUntilOutput,
+            .stagePrefixUntilOutput, .currentValueSubject, .published, .multicast,
             .tryChain, .last, .count,
             .containsWhere,
             .combineLatest4, .zip4, .buffer, .depth1, .depth5, .depth10, .depth20:
@@ -221,7 +227,7 @@ public enum Scenario: String, CaseIterable, Sendable {
         case .debounce, .search, .throttle, .timeout, .delay, .receiveOn: "per input"
         case .tenStages, .chainErased, .stageScan, .stageRemoveDuplicates, .stageHandleEvents, .stagePrefix,
             .stageDropFirst, .stageTryMap, .stageCatch, .stageReplaceError, .stageCollect, .stageReplaceEmpty,
-            .stagePrefixUntilOutput,
+            .stagePrefixUntilOutput, .currentValueSubject, .published, .multicast,
             .tryChain, .last, .count,
             .containsWhere,
             .combineLatest4, .zip4, .buffer, .depth1, .depth5, .depth10, .depth20:

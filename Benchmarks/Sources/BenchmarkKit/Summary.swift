@@ -82,7 +82,7 @@ public enum Target {
         // Per-value chains of any shape.
         case .chain, .sequence, .tenStages, .chainErased, .stageScan, .stageRemoveDuplicates, .stageHandleEvents,
             .stagePrefix, .stageDropFirst, .stageTryMap, .stageCatch, .stageReplaceError, .stageCollect,
-            .stageReplaceEmpty, .stagePrefixUntilOutput,
+            .stageReplaceEmpty, .stagePrefixUntilOutput, .currentValueSubject, .published, .multicast,
             .tryChain,
             .last, .count,
             .containsWhere, .zip4, .buffer, .depth1, .depth5, .depth10, .depth20:

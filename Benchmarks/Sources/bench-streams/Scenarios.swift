@@ -53,6 +53,9 @@ func runAppShapedScenarios(_ runner: BenchmarkRunner) {
     runner.time(.stageCollect, stageCollect)
     runner.time(.stageReplaceEmpty, stageReplaceEmpty)
     runner.time(.stagePrefixUntilOutput, stagePrefixUntilOutput)
+    runner.time(.currentValueSubject, currentValueSubject)
+    runner.time(.published, published)
+    runner.time(.multicast, multicast)
     runner.time(.tryChain, tryChain)
     runner.time(.last, last)
     runner.time(.count, count)
@@ -582,6 +585,49 @@ func stagePrefixUntilOutput(_ count: Int) -> UInt64 {
     var sum: UInt64 = 0
     let cancellable = subject
         .prefix(untilOutputFrom: disappeared)
+        .sink { sum &+= UInt64($0) }
+    for value in 0..<count { subject.send(value) }
+    withExtendedLifetime(cancellable) {}
+    return sum
+}
+
+/// `CurrentValueSubject` (a view model's state) → `map` → sink; `count` values sent.
+func currentValueSubject(_ count: Int) -> UInt64 {
+    let subject = CurrentValueSubject<Int, Never>(0)
+    var sum: UInt64 = 0
+    let cancellable = subject
+        .map { $0 * 2 }
+        .sink { sum &+= UInt64($0) }
+    for value in 0..<count { subject.send(value) }
+    withExtendedLifetime(cancellable) {}
+    return sum
+}
+
+/// A view model with a `@Published` property, observed as a view would: `$count` → `map` → `removeDuplicates` →
+/// sink; the property set `count` times.
+final class CounterModel {
+    @Published var count = 0
+}
+
+func published(_ count: Int) -> UInt64 {
+    let model = CounterModel()
+    var sum: UInt64 = 0
+    let cancellable = model.$count
+        .map { $0 / 2 }
+        .removeDuplicates()
+        .sink { sum &+= UInt64($0) }
+    for value in 0..<count { model.count = value }
+    withExtendedLifetime(cancellable) {}
+    return sum
+}
+
+/// subject → `multicast(subject:)` → `autoconnect()` → sink; `count` values sent.
+func multicast(_ count: Int) -> UInt64 {
+    let subject = PassthroughSubject<Int, Never>()
+    var sum: UInt64 = 0
+    let cancellable = subject
+        .multicast(subject: PassthroughSubject<Int, Never>())
+        .autoconnect()
         .sink { sum &+= UInt64($0) }
     for value in 0..<count { subject.send(value) }
     withExtendedLifetime(cancellable) {}
