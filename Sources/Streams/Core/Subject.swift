@@ -41,7 +41,7 @@ extension Publisher {
     /// ```
     @inlinable
     public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable where S.Output == Output, S.Failure == Failure {
-        let relay = SubjectRelay(subject: subject)
+        let relay = SubjectRelay(subject: subject, feedsRelay: false)
         subscribe(relay)
         return ObjectCancellable(relay.link)
     }
@@ -49,7 +49,13 @@ extension Publisher {
 
 /// The subscriber that feeds a subject from an upstream publisher: a stage (see ``StageLink``). The upstream holds
 /// it, with the subject, until it completes or is cancelled; its link is the cancellable ``Publisher/subscribe(_:)``
-/// returns. A value costs a relaxed load of the link's phase and the subject's own `send`.
+/// (or a relay's `subscribe(_:)`) returns. A value costs a relaxed load of the link's phase and the subject's own
+/// `send`.
+///
+/// Feeding a subject, it hands the subject the upstream's subscription, which the subject asks for values as its
+/// subscribers want them, and forwards the completion. Feeding a relay (`feedsRelay`), it asks for `.unlimited`
+/// itself (a subject keeps every upstream subscription it was given until it completes, and a relay never completes
+/// while it lives) and drops the completion (a relay does not complete).
 @usableFromInline
 struct SubjectRelay<Target: Subject>: Subscriber, CustomStringConvertible {
     @usableFromInline
@@ -62,11 +68,14 @@ struct SubjectRelay<Target: Subject>: Subscriber, CustomStringConvertible {
     /// Holds the upstream subscription for the cancel; ended by the cancel or by the upstream's completion.
     @usableFromInline
     let link: StageLink<Void, NoStageHooks>
+    @usableFromInline
+    let feedsRelay: Bool
 
     @inlinable
-    init(subject: Target) {
+    init(subject: Target, feedsRelay: Bool) {
         self.subject = subject
         self.link = StageLink(.subjectRelay, state: (), hooks: NoStageHooks())
+        self.feedsRelay = feedsRelay
     }
 
     @usableFromInline
@@ -77,7 +86,7 @@ struct SubjectRelay<Target: Subject>: Subscriber, CustomStringConvertible {
     @inlinable
     func receive(subscription: any Subscription) {
         guard link.attach(subscription) else { return }
-        subject.send(subscription: subscription)
+        if feedsRelay { link.request(.unlimited) } else { subject.send(subscription: subscription) }
     }
 
     @inlinable
@@ -89,7 +98,7 @@ struct SubjectRelay<Target: Subject>: Subscriber, CustomStringConvertible {
 
     @inlinable
     func receive(completion: Subscribers.Completion<Target.Failure>) {
-        guard link.finish() else { return }
+        guard link.finish(), !feedsRelay else { return }
         subject.send(completion: completion)
     }
 }

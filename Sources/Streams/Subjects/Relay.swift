@@ -120,9 +120,12 @@ public final class PassthroughRelay<Output>: Relay, Sendable {
     ///
     /// - Parameter publisher: an infallible publisher of the relay's `Output`.
     /// - Returns: a cancellable that cancels the subscription to `publisher`.
+    @inlinable
     public func subscribe<P: Publisher>(_ publisher: P) -> AnyCancellable
     where P.Output == Output, P.Failure == Never {
-        RelayFeed.attach(publisher, to: subject)
+        let feed = SubjectRelay(subject: subject, feedsRelay: true)
+        publisher.subscribe(feed)
+        return ObjectCancellable(feed.link)
     }
 }
 
@@ -189,61 +192,11 @@ public final class CurrentValueRelay<Output>: Relay, Sendable {
     ///
     /// - Parameter publisher: an infallible publisher of the relay's `Output`.
     /// - Returns: a cancellable that cancels the subscription to `publisher`.
+    @inlinable
     public func subscribe<P: Publisher>(_ publisher: P) -> AnyCancellable
     where P.Output == Output, P.Failure == Never {
-        RelayFeed.attach(publisher, to: subject)
-    }
-}
-
-/// Feeds a relay's subject from a publisher: asks it for `.unlimited` at once, sends its values on and drops its
-/// completion (a relay does not complete); cancelling cancels the upstream. The upstream link is an `UpstreamLink`
-/// (its own lock); the subject reference is under `target`'s lock and released on completion or cancel.
-/// `@unchecked Sendable` because of those two locks: nothing else is stored.
-final class RelayFeed<Target: Subject>: Subscriber, Cancellable, @unchecked Sendable
-where Target.Failure == Never {
-    typealias Input = Target.Output
-    typealias Failure = Never
-
-    private let link = UpstreamLink()
-    private let target: Locked<Target?>
-
-    private init(target: Target) { self.target = Locked(target) }
-
-    /// Subscribes a feed for `subject` to `publisher` and returns the cancellable that ends it.
-    static func attach<P: Publisher>(_ publisher: P, to subject: Target) -> AnyCancellable
-    where P.Output == Target.Output, P.Failure == Never {
-        let feed = RelayFeed(target: subject)
+        let feed = SubjectRelay(subject: subject, feedsRelay: true)
         publisher.subscribe(feed)
-        return AnyCancellable(feed)
-    }
-
-    func receive(subscription: any Subscription) {
-        guard link.attach(subscription) else { return }
-        // Asked directly rather than through the subject's `send(subscription:)`: a subject keeps every upstream
-        // subscription it was given until it completes, and a relay never completes while it lives.
-        subscription.request(.unlimited)
-    }
-
-    func receive(_ input: Target.Output) -> Subscribers.Demand {
-        target.withLock { $0 }?.send(input)
-        return .none
-    }
-
-    func receive(completion: Subscribers.Completion<Never>) {
-        guard link.finish() else { return }
-        let released = target.withLock { state -> Target? in
-            defer { state = nil }
-            return state
-        }
-        _ = released
-    }
-
-    func cancel() {
-        link.cancel()
-        let released = target.withLock { state -> Target? in
-            defer { state = nil }
-            return state
-        }
-        _ = released
+        return ObjectCancellable(feed.link)
     }
 }
