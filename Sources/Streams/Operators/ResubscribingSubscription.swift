@@ -14,7 +14,9 @@
 ///   running attempt and what the subclass releases, then completes the downstream if asked.
 ///
 /// Every `var` is guarded by `lock`, in this class and in its subclasses; `upstream`, `downstream` are
-/// released when the subscription ends. Nothing is called while `lock` is held.
+/// released when the subscription ends. Nothing is called while `lock` is held. The stored properties are `final`:
+/// a subclass could otherwise override them, and every access would be a dynamic call to an unspecialised getter
+/// (a generic metadata lookup per value).
 @usableFromInline
 class ResubscribingSubscription<Upstream: Publisher, Downstream: Subscriber>: Subscription, CustomStringConvertible,
     @unchecked Sendable
@@ -70,30 +72,30 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     // Everything below is guarded by `lock`. `downstream == nil` means ended (completed or cancelled).
     @usableFromInline
     @exclusivity(unchecked)
-    var upstream: Upstream?
+    final var upstream: Upstream?
     @usableFromInline
     @exclusivity(unchecked)
-    var downstream: Downstream?
+    final var downstream: Downstream?
     /// Requested by downstream and not yet delivered. Guarded by `lock`, like the `var`s below.
     @usableFromInline
     @exclusivity(unchecked)
-    var demand = Subscribers.Demand.none
+    final var demand = Subscribers.Demand.none
     @usableFromInline
     @exclusivity(unchecked)
-    var generation = 0
+    final var generation = 0
     /// The attempt whose events are accepted; `nil` between attempts. Guarded by `lock`, like the `var`s below.
     @usableFromInline
     @exclusivity(unchecked)
-    var activeGeneration: Int?
+    final var activeGeneration: Int?
     @usableFromInline
     @exclusivity(unchecked)
-    var upstreamSubscription: (any Subscription)?
+    final var upstreamSubscription: (any Subscription)?
     @usableFromInline
     @exclusivity(unchecked)
-    var isSubscribing = false
+    final var isSubscribing = false
     @usableFromInline
     @exclusivity(unchecked)
-    var resubscribeRequested = false
+    final var resubscribeRequested = false
 
     @inlinable
     init(upstream: Upstream, downstream: Downstream) {
