@@ -251,8 +251,11 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     /// A send that updates the kept value or the replay buffer, under the lock, so that the order of deliveries is
     /// the order of those updates: delivered at once if nobody is emitting and nothing is queued (the emitter's
     /// turn is taken under that lock, so a later update queues behind this one), else queued. Inlinable, so it is
-    /// specialised where the subject's types are known: unspecialised, every event costs generic metadata lookups.
+    /// specialised where the subject's types are known (unspecialised, every event costs generic metadata lookups),
+    /// but never inlined: inlined into every `send`, it made each call site bigger and a plain subject's sends
+    /// slower.
     @inlinable
+    @inline(never)
     func sendStoring(_ value: Output) {
         lock.lock()
         guard completion == nil else { return lock.unlock() }
