@@ -273,6 +273,27 @@ enum BufferWhenFull: CaseIterable, Sendable {
         #expect(subscriber.events == [.subscription, .value(1), .value(2), .value(3), .finished])
     }
 
+    /// An upstream that calls again from inside a delivery (a value, then its completion): nothing is nested
+    /// downstream, and nothing waits for the next event, with demand at hand.
+    @Test(arguments: [Publishers.PrefetchStrategy.keepFull, .byRequest])
+    func valuesAndACompletionSentFromInsideADeliveryFollowIt(prefetch: Publishers.PrefetchStrategy) {
+        let probe = TimingProbe<Int, TimingTestError>()
+        var events: [String] = []
+        var depth = 0
+        let cancellable = probe.buffer(size: 5, prefetch: prefetch, whenFull: .dropNewest).sink(
+            receiveCompletion: { _ in events.append("finished at depth \(depth)") },
+            receiveValue: { value in
+                depth += 1
+                events.append("\(value) at depth \(depth)")
+                if value == 1 { _ = probe.send(2) }
+                if value == 2 { probe.send(completion: .finished) }
+                depth -= 1
+            })
+        _ = probe.send(1)
+        #expect(events == ["1 at depth 1", "2 at depth 1", "finished at depth 0"])
+        withExtendedLifetime(cancellable) {}
+    }
+
     @Test func nothingAfterACancelFromInsideAValue() {
         let probe = TimingProbe<Int, TimingTestError>()
         let subscriber = Spy(cancelOnValue: 1)

@@ -197,6 +197,22 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription, Custo
             return .none
         }
         guard values.count >= size else {
+            // Nothing waiting and demand at hand: the value goes straight through, without the ring buffer and
+            // drain's extra turn of the lock. Only an upstream that calls again from inside this delivery (values or
+            // its completion, re-entrantly) leaves something for `drain` afterwards.
+            if values.isEmpty, demand > .none, isAttached, !isDelivering, let downstream {
+                demand -= 1
+                isDelivering = true
+                lock.unlock()
+                let more = downstream.receive(input)
+                lock.lock()
+                if self.downstream != nil { demand += more }
+                isDelivering = false
+                let arrivedMeanwhile = !values.isEmpty || terminal != nil
+                lock.unlock()
+                let refill = arrivedMeanwhile ? drain() : .none
+                return keepsFull ? refill + .max(1) : refill
+            }
             values.append(input)
             lock.unlock()
             return drain()
