@@ -160,17 +160,7 @@ import Testing
             let upstream = PassthroughSubject<Int, Never>()
             let trigger = PassthroughSubject<Int, Never>()
             let log = PrefixUntilOutputTests.CallLog()
-            let cancellable = upstream.drop(untilOutputFrom: trigger).sink(
-                receiveCompletion: { _ in
-                    log.enter()
-                    log.finishes += 1
-                    log.leave()
-                },
-                receiveValue: { value in
-                    log.enter()
-                    log.received.append(value)  // plain: only serial delivery keeps it race-free
-                    log.leave()
-                })
+            let cancellable = log.sink(upstream.drop(untilOutputFrom: trigger))
             // The calling thread usually runs its share first: the roles alternate, so both orders happen.
             DispatchQueue.concurrentPerform(iterations: 2) { index in
                 if index == round % 2 {

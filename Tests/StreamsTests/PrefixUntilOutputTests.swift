@@ -165,6 +165,23 @@ import Testing
         }
 
         func leave() { inside.subtract(1, ordering: .sequentiallyConsistent) }
+
+        /// Subscribes a sink that logs every call into this log.
+        func sink<P: Publisher>(_ publisher: P) -> AnyCancellable where P.Output == Int, P.Failure == Never {
+            publisher.sink(
+                receiveCompletion: { _ in
+                    self.enter()
+                    self.finishes += 1
+                    self.leave()
+                },
+                receiveValue: { value in
+                    self.enter()
+                    if self.finishes > 0 { self.valuesAfterFinish += 1 }
+                    self.values += 1
+                    self.received.append(value)  // plain: only serial delivery keeps it race-free
+                    self.leave()
+                })
+        }
     }
 
     @Test func aTriggerFiringOnAnotherThreadNeverOverlapsADeliveryAndFinishesOnce() {
@@ -172,18 +189,7 @@ import Testing
             let upstream = PassthroughSubject<Int, Never>()
             let trigger = PassthroughSubject<Int, Never>()
             let log = CallLog()
-            let cancellable = upstream.prefix(untilOutputFrom: trigger).sink(
-                receiveCompletion: { _ in
-                    log.enter()
-                    log.finishes += 1
-                    log.leave()
-                },
-                receiveValue: { _ in
-                    log.enter()
-                    if log.finishes > 0 { log.valuesAfterFinish += 1 }
-                    log.values += 1
-                    log.leave()
-                })
+            let cancellable = log.sink(upstream.prefix(untilOutputFrom: trigger))
             // The calling thread usually runs its share first: the roles alternate, so both orders happen.
             DispatchQueue.concurrentPerform(iterations: 2) { index in
                 if index == round % 2 {
@@ -206,17 +212,7 @@ import Testing
             let upstream = PassthroughSubject<Int, Never>()
             let trigger = PassthroughSubject<Int, Never>()
             let log = CallLog()
-            let cancellable = upstream.prefix(untilOutputFrom: trigger).sink(
-                receiveCompletion: { _ in
-                    log.enter()
-                    log.finishes += 1
-                    log.leave()
-                },
-                receiveValue: { _ in
-                    log.enter()
-                    if log.finishes > 0 { log.valuesAfterFinish += 1 }
-                    log.leave()
-                })
+            let cancellable = log.sink(upstream.prefix(untilOutputFrom: trigger))
             DispatchQueue.concurrentPerform(iterations: 3) { index in
                 switch (index + round) % 3 {
                 case 0: for value in 0..<50 { upstream.send(value) }

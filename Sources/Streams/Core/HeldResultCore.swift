@@ -73,10 +73,7 @@ final class HeldResultCore<Downstream: Subscriber>: Subscription, CustomStringCo
     /// Hands this subscription to the downstream (the upstream's call, once the link is attached).
     @inlinable
     func handOver() {
-        lock.lock()
-        let downstream = self.downstream
-        lock.unlock()
-        downstream?.receive(subscription: self)
+        lock.withLock { downstream }?.receive(subscription: self)
     }
 
     /// The stream ended (the upstream's call, after ending the link) with `result`: published now, followed by

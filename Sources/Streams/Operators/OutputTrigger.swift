@@ -77,10 +77,7 @@ final class TriggeredStageCore<Downstream: Subscriber, TriggerFailure: Error>: S
     /// Hands this subscription to the downstream (first, before the trigger and the upstream are subscribed).
     @inlinable
     func handOver() {
-        lock.lock()
-        let downstream = self.downstream
-        lock.unlock()
-        downstream?.receive(subscription: self)
+        lock.withLock { downstream }?.receive(subscription: self)
     }
 
     // MARK: The values (the upstream's serial calls)
