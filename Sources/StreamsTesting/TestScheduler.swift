@@ -1,5 +1,4 @@
 import Streams
-import Synchronization
 
 /// A scheduler with a virtual clock that moves only when a test says so.
 ///
@@ -22,30 +21,35 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     fileprivate struct State {
         var now: SchedulerInstant
         var nextSequence: UInt64 = 0
-        /// Scheduled actions, a binary min-heap on (deadline, sequence). A cancelled item stays in the
-        /// heap (its action already released) until it reaches the top, where it is discarded.
+        /// The deadlines of scheduled actions, a binary min-heap on (deadline, sequence). A node whose timer was
+        /// cancelled stays in the heap (its action already released) until it reaches the top, where it is
+        /// discarded.
         var heap = TimerHeap()
+        /// The actions of the heap's timers, each in a slot its handle names.
+        var timers = TimerSlots()
         /// Actions scheduled to run as soon as possible (``TestScheduler/schedule(_:)``): they have no handle, so
         /// no cancel, and they come in (deadline, sequence) order, because the deadline is the clock when they
-        /// are queued: a first-in first-out queue, without the heap's allocation and reordering per action.
+        /// are queued: a first-in first-out queue, without the heap's reordering per action.
         var soon = SoonQueue()
 
-        /// Queues a timer item for `action` at `deadline`, the next in scheduling order, and returns it (its handle).
+        /// Queues `action` at `deadline`, the next in scheduling order, and returns its slot and sequence number
+        /// (the handle's parts).
         mutating func insertTimer(
             at deadline: SchedulerInstant, _ action: @escaping @Sendable () -> Void
-        ) -> TimerItem {
-            let item = TimerItem(action)
-            heap.insert(item, deadline: deadline, sequence: nextSequence)
+        ) -> (slot: Int, sequence: UInt64) {
+            let sequence = nextSequence
             nextSequence += 1
-            return item
+            let slot = timers.insert(action, sequence: sequence)
+            heap.insert(TimerHeap.Node(deadline: deadline, sequence: sequence, slot: slot))
+            return (slot, sequence)
         }
 
         /// Removes and returns the earliest live action due by `limit` (any live one when `nil`), from the heap or
-        /// the queue, moving the clock to its deadline; cancelled items met on the way are discarded.
+        /// the queue, moving the clock to its deadline; cancelled timers met on the way are discarded.
         mutating func popDue(by limit: SchedulerInstant?) -> DueAction? {
+            guard !heap.isEmpty || soon.count > 0 else { return nil }  // the common end of an `advance`, kept cheap
             while true {
-                // The heap's order is read from its keys: no item is touched until one is taken out.
-                let top = heap.firstKey
+                let top = heap.first
                 if let next = soon.firstKey,
                     top.map({ !runsBefore($0.deadline, $0.sequence, next.deadline, next.sequence) }) ?? true
                 {
@@ -54,10 +58,10 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
                     return soon.popFirst().map(DueAction.init)
                 }
                 guard let top else { return nil }
-                // A cancelled item keeps its place until it is taken out here, due or not (it holds no action).
-                if let limit, top.deadline > max(limit, now), top.isPending { return nil }
-                // A cancel may win the item between the check and here: then it is simply dropped.
-                guard let action = heap.removeFirst()?.take() else { continue }
+                // A cancelled timer keeps its place until it is taken out here, due or not (it holds no action).
+                if let limit, top.deadline > max(limit, now), timers.holds(top.slot, top.sequence) { return nil }
+                heap.removeFirst()
+                guard let action = timers.take(top.slot, top.sequence) else { continue }
                 now = max(now, top.deadline)
                 return DueAction(run: action)
             }
@@ -92,7 +96,7 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     public var now: SchedulerInstant { state.withLock { $0.now } }
 
     /// How many actions are waiting to run.
-    public var pendingCount: Int { state.withLock { $0.heap.pendingCount + $0.soon.count } }
+    public var pendingCount: Int { state.withLock { $0.timers.count + $0.soon.count } }
 
     /// Schedules `action` at the current virtual time; it runs at the next `advance`.
     public func schedule(_ action: @escaping @Sendable () -> Void) {
@@ -120,11 +124,12 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     @discardableResult
     private func enqueue(
         at deadline: SchedulerInstant?, after delay: Duration = .zero, _ action: @escaping @Sendable () -> Void
-    ) -> TimerItem {
-        state.withLock { state in
+    ) -> TimerHandle {
+        let (slot, sequence) = state.withLock { state in
             // A past deadline counts as now, so it keeps its place behind actions already due now.
             state.insertTimer(at: max(deadline ?? state.now + delay, state.now), action)
         }
+        return TimerHandle(state: state, slot: slot, sequence: sequence)
     }
 
     /// Schedules `action` at `deadline` if the deadline is later than the clock, reading the clock and
@@ -132,10 +137,11 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     func schedule(ifAfterNow deadline: SchedulerInstant, _ action: @escaping @Sendable () -> Void)
         -> (any Cancellable & Sendable)?
     {
-        state.withLock { state -> (any Cancellable & Sendable)? in
+        let timer = state.withLock { state -> (slot: Int, sequence: UInt64)? in
             guard deadline > state.now else { return nil }
             return state.insertTimer(at: deadline, action)
         }
+        return timer.map { TimerHandle(state: state, slot: $0.slot, sequence: $0.sequence) }
     }
 
     /// Moves the clock forward by `duration` (default `.zero`: run what is due now), running every
@@ -190,8 +196,11 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
 
     deinit {
         // Pending actions go with the scheduler, even those whose handle someone still holds.
-        let released = state.withLock { ($0.heap.takeActions(), $0.soon.takeActions()) }
-        _ = released  // released outside the lock: an action's captures may cancel other items
+        let released = state.withLock { state in
+            state.heap = TimerHeap()
+            return (state.timers.takeAll(), state.soon.takeActions())
+        }
+        _ = released  // released outside the lock: an action's captures may cancel other timers
     }
 }
 
@@ -201,111 +210,133 @@ private struct DueAction {
     let run: @Sendable () -> Void
 }
 
-/// A scheduled action and its handle. Whoever first takes the action, the scheduler to run it or a
-/// `cancel()` to drop it, wins an atomic flag; only the winner touches `action`, so cancelling takes no
-/// lock and releases the action at once.
-private final class TimerItem: Cancellable, @unchecked Sendable {
-    private let taken = Atomic<Bool>(false)
-    private var action: (@Sendable () -> Void)?
-
-    init(_ action: @escaping @Sendable () -> Void) { self.action = action }
-
-    /// Neither run nor cancelled yet.
-    var isPending: Bool { !taken.load(ordering: .acquiring) }
-
-    /// The action, for the one caller that takes it first; `nil` for everyone else.
-    func take() -> (@Sendable () -> Void)? {
-        guard !taken.exchange(true, ordering: .acquiringAndReleasing) else { return nil }
-        return action.take()
-    }
+/// The handle of one timer: the slot that holds its action, and the sequence number that shows the slot still holds
+/// this timer (a slot is reused once its timer has run or been cancelled). Three words, so an `any Cancellable` holds
+/// it inline: scheduling allocates nothing but the caller's closure. It keeps the scheduler's state alive, not the
+/// scheduler: cancelling after the scheduler is gone finds the slot empty and does nothing.
+private struct TimerHandle: Cancellable, Sendable {
+    let state: Locked<TestScheduler.State>
+    let slot: Int
+    let sequence: UInt64
 
     func cancel() {
-        let released = take()
-        _ = released  // the closure is released here
+        let released = state.withLock { $0.timers.take(slot, sequence) }
+        _ = released  // the closure is released here, outside the lock: its captures may cancel other timers
     }
 }
 
-/// Whether an action due at `deadline` and queued as `sequence` runs before one due at `otherDeadline` and queued as
-/// `otherSequence`: earlier deadline first, then scheduling order.
+/// Whether the action (`deadline`, `sequence`) runs before (`otherDeadline`, `otherSequence`): deadline first,
+/// then scheduling order.
 private func runsBefore(
     _ deadline: SchedulerInstant, _ sequence: UInt64, _ otherDeadline: SchedulerInstant, _ otherSequence: UInt64
 ) -> Bool {
     deadline < otherDeadline || (deadline == otherDeadline && sequence < otherSequence)
 }
 
-/// A binary min-heap of timer items: earlier deadline first, then scheduling order.
-///
-/// Each node keeps its item's deadline and sequence number (only there) beside the reference, so ordering the heap
-/// reads plain values and never touches (retains, releases) an item; sifting moves nodes into a hole (no copy, so no
-/// retain and release per level) instead of swapping them.
+/// The actions of the scheduled timers, in reusable slots: a timer's handle names its slot and sequence number, so
+/// a cancel finds the action without searching the heap, and a slot freed by a run or a cancel is reused by the next
+/// timer (the sequence number tells the old timer's handle and heap node that it is gone).
+private struct TimerSlots {
+    struct Slot {
+        var sequence: UInt64
+        var action: (@Sendable () -> Void)?
+    }
+
+    private var slots: [Slot]
+    private var free: [Int]
+    /// How many slots hold an action.
+    private(set) var count = 0
+
+    init() {
+        // Never the shared empty array: `popDue` makes `slots` unique on entry (the optimiser hoists that out of its
+        // loop), which would copy the empty singleton on every call while no timer is scheduled.
+        slots = []
+        slots.reserveCapacity(4)
+        free = []
+        free.reserveCapacity(4)
+    }
+
+    /// Stores `action` for the timer `sequence` and returns its slot.
+    mutating func insert(_ action: @escaping @Sendable () -> Void, sequence: UInt64) -> Int {
+        count += 1
+        guard let slot = free.popLast() else {
+            slots.append(Slot(sequence: sequence, action: action))
+            return slots.count - 1
+        }
+        slots[slot] = Slot(sequence: sequence, action: action)  // a free slot holds no action: nothing released
+        return slot
+    }
+
+    /// Whether `slot` still holds the action of the timer `sequence`.
+    func holds(_ slot: Int, _ sequence: UInt64) -> Bool {
+        slots[slot].sequence == sequence && slots[slot].action != nil
+    }
+
+    /// Takes the action of the timer `sequence` out of `slot` and frees the slot; `nil` when the timer has already
+    /// run or been cancelled.
+    mutating func take(_ slot: Int, _ sequence: UInt64) -> (@Sendable () -> Void)? {
+        guard slot < slots.count, slots[slot].sequence == sequence, let action = slots[slot].action.take() else {
+            return nil
+        }
+        free.append(slot)
+        count -= 1
+        return action
+    }
+
+    /// Takes every action out, for release by the caller.
+    mutating func takeAll() -> [@Sendable () -> Void] {
+        defer {
+            slots = []
+            free = []
+            count = 0
+        }
+        return slots.compactMap(\.action)
+    }
+}
+
+/// The deadlines of the scheduled timers: a binary min-heap of plain values on (deadline, sequence). Reordering
+/// moves no references, so it retains and releases nothing.
 private struct TimerHeap {
     struct Node {
         let deadline: SchedulerInstant
         let sequence: UInt64
-        let item: TimerItem
+        let slot: Int
 
-        /// Whether this node's item runs before `other`'s: earlier deadline first, then scheduling order.
         func precedes(_ other: Node) -> Bool { runsBefore(deadline, sequence, other.deadline, other.sequence) }
     }
 
     private var nodes: [Node] = []
 
-    /// The earliest node's deadline and sequence number, and whether its item is still pending.
-    var firstKey: (deadline: SchedulerInstant, sequence: UInt64, isPending: Bool)? {
-        guard !nodes.isEmpty else { return nil }
-        return (nodes[0].deadline, nodes[0].sequence, nodes[0].item.isPending)
-    }
+    var first: Node? { nodes.first }
 
-    /// Takes every item's action (leaving the items cancelled), for the caller to release.
-    func takeActions() -> [@Sendable () -> Void] {
-        nodes.compactMap { $0.item.take() }
-    }
+    var isEmpty: Bool { nodes.isEmpty }
 
-    /// Items neither run nor cancelled.
-    var pendingCount: Int { nodes.reduce(0) { $0 + ($1.item.isPending ? 1 : 0) } }
-
-    mutating func insert(_ item: TimerItem, deadline: SchedulerInstant, sequence: UInt64) {
-        nodes.append(Node(deadline: deadline, sequence: sequence, item: item))
-        nodes.withUnsafeMutableBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            // Sound: the buffer is the array's storage, all initialized, for this call only. The new node is moved
-            // out of the last slot, each parent it passes is moved down into the hole it leaves, and the node is
-            // moved into the last hole: on return every slot holds exactly one node again, none retained twice.
-            var hole = buffer.count - 1
-            let node = (base + hole).move()
-            while hole > 0 {
-                let parent = (hole - 1) / 2
-                guard node.precedes(base[parent]) else { break }
-                (base + hole).initialize(to: (base + parent).move())
-                hole = parent
-            }
-            (base + hole).initialize(to: node)
+    mutating func insert(_ node: Node) {
+        var hole = nodes.count
+        nodes.append(node)
+        while hole > 0 {
+            let parent = (hole - 1) / 2
+            guard node.precedes(nodes[parent]) else { break }
+            nodes[hole] = nodes[parent]
+            hole = parent
         }
+        nodes[hole] = node
     }
 
-    /// Removes the earliest node and returns its item.
-    mutating func removeFirst() -> TimerItem? {
-        guard let last = nodes.popLast() else { return nil }
-        guard !nodes.isEmpty else { return last.item }
-        return nodes.withUnsafeMutableBufferPointer { buffer -> TimerItem? in
-            guard let base = buffer.baseAddress else { return nil }
-            // Sound, as in `insert`: the top node is moved out (to the caller), each smaller child moves up into
-            // the hole, and the former last node fills the final hole.
-            let removed = base.move()
-            let count = buffer.count
-            var hole = 0
-            while true {
-                let left = 2 * hole + 1
-                guard left < count else { break }
-                let right = left + 1
-                let child = right < count && base[right].precedes(base[left]) ? right : left
-                guard base[child].precedes(last) else { break }
-                (base + hole).initialize(to: (base + child).move())
-                hole = child
-            }
-            (base + hole).initialize(to: last)
-            return removed.item
+    mutating func removeFirst() {
+        guard let last = nodes.popLast(), !nodes.isEmpty else { return }
+        let count = nodes.count
+        var hole = 0
+        while true {
+            let left = 2 * hole + 1
+            guard left < count else { break }
+            let right = left + 1
+            let child = right < count && nodes[right].precedes(nodes[left]) ? right : left
+            guard nodes[child].precedes(last) else { break }
+            nodes[hole] = nodes[child]
+            hole = child
         }
+        nodes[hole] = last
     }
 }
 

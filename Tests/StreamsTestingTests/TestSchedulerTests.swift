@@ -206,6 +206,29 @@ final class Log: Sendable {
         handle?.cancel()  // harmless once the scheduler is gone
     }
 
+    @Test func anOldHandleNeverCancelsOrRunsTheTimerThatTookOverItsPlace() {
+        let scheduler = TestScheduler()
+        let log = Log()
+        let first = scheduler.schedule(afterDelay: .seconds(1)) { log.append("first") }
+        first.cancel()
+        // The next timer takes the place the cancelled one left; the cancelled one is still in the queue at 1 s.
+        let second = scheduler.schedule(afterDelay: .seconds(5)) { log.append("second") }
+        first.cancel()
+        scheduler.advance(by: .seconds(1))
+        #expect(log.all.isEmpty)  // the cancelled timer's deadline passed without running its successor
+        #expect(scheduler.pendingCount == 1)
+        scheduler.advance(by: .seconds(4))
+        #expect(log.all == ["second"])
+        // A timer that ran leaves its place too: its handle must not reach the next one.
+        let third = scheduler.schedule(afterDelay: .seconds(1)) { log.append("third") }
+        second.cancel()
+        first.cancel()
+        scheduler.advance(by: .seconds(1))
+        #expect(log.all == ["second", "third"])
+        third.cancel()
+        #expect(scheduler.pendingCount == 0)
+    }
+
     @Test func cancelsRacingAnAdvanceRunEachActionAtMostOnce() {
         final class Counter: @unchecked Sendable {
             let runs = Locked([Int](repeating: 0, count: 400))
