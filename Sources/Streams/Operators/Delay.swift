@@ -141,7 +141,7 @@ final class DelayInner<Downstream: Subscriber>: Subscriber, Subscription, TimedD
         guard let sequence else { return }
         // Holds `self` until it runs or is cancelled (`cancel()` cancels every pending action). The scheduler reads
         // its clock and queues the action in one step (`TestScheduler`: under one lock).
-        let handle = scheduler.scheduleAction(afterDelay: interval) { [self] in actionRan(sequence: sequence) }
+        let handle = scheduler.scheduleAction(afterDelay: interval) { [self] in actionRan() }
         let isStale = lock.withLock { () -> Bool in
             guard downstream != nil, sequence > queue.released else { return true }
             timers.append(handle, for: sequence)
@@ -150,13 +150,15 @@ final class DelayInner<Downstream: Subscriber>: Subscriber, Subscription, TimedD
         if isStale { handle.cancel() }
     }
 
-    /// The action of event `sequence` ran: forgets its handle (and those of earlier events, whose actions have
-    /// run or find nothing now) and delivers every waiting event up to it.
+    /// An event's action ran (the *k*-th to run is the *k*-th event's: their deadlines only grow): releases one
+    /// more event, forgets the handles of the actions that have run, and delivers what is released.
     @inlinable
-    func actionRan(sequence: UInt64) {
+    func actionRan() {
         lock.lock()
-        timers.dropThrough(sequence)
-        deliverReleasedLocked(upTo: sequence)
+        let isDeliverer = queue.releaseNext()
+        timers.dropThrough(queue.released)
+        guard isDeliverer else { return lock.unlock() }
+        deliverLocked()
     }
 }
 

@@ -117,13 +117,14 @@ final class ReceiveOnInner<Downstream: Subscriber>: Subscriber, Subscription, Ti
 
     @inlinable
     func enqueue(_ event: TimingEventQueue<Input, Failure>.Event) {
-        let sequence = lock.withLock { () -> UInt64? in
-            guard downstream != nil else { return nil }
-            return queue.append(event)
+        let isQueued = lock.withLock { () -> Bool in
+            guard downstream != nil else { return false }
+            _ = queue.append(event)
+            return true
         }
-        guard let sequence else { return }
+        guard isQueued else { return }
         // Holds `self` until it runs, as soon as the scheduler can; after a cancel it finds nothing to deliver.
-        scheduler.scheduleAction { [self] in deliverReleased(upTo: sequence) }
+        scheduler.scheduleAction { [self] in deliverNext() }
     }
 
 }

@@ -2,9 +2,10 @@
 /// the one delivery loop they share.
 ///
 /// The operator keeps its events in a ``TimingEventQueue`` under its `lock`, schedules one action per event, and
-/// calls ``deliverReleased(upTo:)`` from that action. The loop delivers every released event in order, one
-/// thread at a time, outside the lock; a value's returned demand is requested upstream, and a completion
-/// releases the downstream first (so a cancel from inside it, or a late action, finds nothing to deliver to).
+/// calls ``deliverNext()`` from that action (a closure that captures only the operator, so scheduling it allocates
+/// nothing). The loop delivers every released event in order, one thread at a time, outside the lock; a value's
+/// returned demand is requested upstream, and a completion releases the downstream first (so a cancel from inside
+/// it, or a late action, finds nothing to deliver to).
 @usableFromInline
 protocol TimedDelivery: AnyObject {
     associatedtype Downstream: Subscriber
@@ -18,25 +19,33 @@ protocol TimedDelivery: AnyObject {
 }
 
 extension TimedDelivery {
-    /// The action of event `sequence` ran: delivers every event up to it that is still waiting, in order (or
-    /// leaves them to the thread already delivering).
+    /// One event's action ran: delivers every event released so far that is still waiting, in order (or leaves them
+    /// to the thread already delivering).
+    @inlinable
+    func deliverNext() {
+        lock.lock()
+        guard queue.releaseNext() else { return lock.unlock() }
+        deliverLocked()
+    }
+
+    /// Releases every event up to `sequence` and delivers them (``TimingEventQueue/release(upTo:)``).
     @inlinable
     func deliverReleased(upTo sequence: UInt64) {
         lock.lock()
-        deliverReleasedLocked(upTo: sequence)
+        guard queue.release(upTo: sequence) else { return lock.unlock() }
+        deliverLocked()
     }
 
-    /// ``deliverReleased(upTo:)`` with `lock` already held (an operator's action that updates its own state
-    /// first, in the same critical section); returns with it released.
+    /// The delivery loop, entered with `lock` held and the delivering turn taken; returns with the lock released.
+    /// The downstream is read once: a cancel or a completion during a delivery sets it to `nil`, which the loop checks
+    /// before each further event.
     @inlinable
-    func deliverReleasedLocked(upTo sequence: UInt64) {
-        guard queue.release(upTo: sequence) else { return lock.unlock() }
-        while true {
-            guard let downstream else {
-                queue.stopDelivering()
-                return lock.unlock()
-            }
-            guard let event = queue.next() else { return lock.unlock() }
+    func deliverLocked() {
+        guard let downstream else {
+            queue.stopDelivering()
+            return lock.unlock()
+        }
+        while let event = queue.next() {
             lock.unlock()
             switch event {
             case .value(let value):
@@ -47,6 +56,11 @@ extension TimedDelivery {
                 downstream.receive(completion: completion)
             }
             lock.lock()
+            guard self.downstream != nil else {
+                queue.stopDelivering()
+                return lock.unlock()
+            }
         }
+        lock.unlock()
     }
 }

@@ -143,7 +143,7 @@ final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscription, Time
         }
         timer.cancel()
         _ = released  // destroyed here, outside the lock
-        if let sequence { scheduleDelivery(of: sequence) }
+        if sequence != nil { scheduleDelivery() }
     }
 
     @inlinable
@@ -183,7 +183,7 @@ final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscription, Time
             return (self.timer.take(), self.generation, sequence)
         }
         previous.cancel()
-        if let sequence { scheduleDelivery(of: sequence) }
+        if sequence != nil { scheduleDelivery() }
         guard let generation else { return }
         // Holds `self` until it runs or is cancelled (every path that ends the watch cancels it).
         let handle = scheduler.scheduleAction(afterDelay: interval) { [self] in
@@ -221,11 +221,11 @@ final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscription, Time
         return queue.append(event)
     }
 
-    /// Schedules the action that delivers event `sequence` (and any before it), at the current instant.
+    /// Schedules the action that delivers the event just queued, at the current instant.
     @inlinable
-    func scheduleDelivery(of sequence: UInt64) {
+    func scheduleDelivery() {
         // Holds `self` until it runs, as soon as the scheduler can; after a cancel it finds nothing to deliver.
-        scheduler.scheduleAction { [self] in deliverReleased(upTo: sequence) }
+        scheduler.scheduleAction { [self] in deliverNext() }
     }
 
 }

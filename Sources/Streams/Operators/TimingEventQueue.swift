@@ -1,12 +1,14 @@
 /// The events a timing operator (`delay`, `receive(on:)`, `timeout`) has received and not yet delivered on its
 /// scheduler, in arrival order, with the bookkeeping that keeps Combine's ordering.
 ///
-/// As in Combine, each event gets its *own* scheduled action (``append(_:)`` returns its sequence number), so
-/// among the actions due at one instant an event runs in the order it was scheduled, never earlier (riding on
-/// an older event's action) nor later (waiting for one timer after another). An action that runs makes every
-/// event up to its own sequence number deliverable (``release(upTo:)``), so an action that runs late or out
-/// of order on a concurrent scheduler never reorders events; one thread delivers at a time (the one that got
-/// `true` from ``release(upTo:)``), taking events with ``next()`` until it returns `nil`.
+/// As in Combine, each event gets its *own* scheduled action, so among the actions due at one instant an event
+/// runs in the order it was scheduled, never earlier (riding on an older event's action) nor later (waiting for one
+/// timer after another). Each action that runs makes one more event deliverable (``releaseNext()``): the actions of
+/// one operator are due in the order of their events (one delay, or none, on one clock), so the *k*-th to run
+/// releases the *k*-th event, and one that runs out of order on a concurrent scheduler still never reorders events
+/// nor delivers one before an action due at or after its own ran. That is why an action needs to carry nothing but
+/// the operator: a closure capturing only `self` needs no allocation. One thread delivers at a time (the one that
+/// got `true` from ``releaseNext()`` or ``release(upTo:)``), taking events with ``next()`` until it returns `nil`.
 ///
 /// It lives in the operator's locked state (every method is called under the operator's lock), so values
 /// never travel inside `@Sendable` closures. Appending and taking are amortised O(1); a taken slot is cleared
@@ -30,7 +32,7 @@ struct TimingEventQueue<Output, Failure: Error> {
     /// The sequence number of the last event taken (delivered, or dropped by ``removeAll()``).
     @usableFromInline
     var taken: UInt64 = 0
-    /// Events up to this sequence number may be delivered: their actions have run.
+    /// Events up to this sequence number may be delivered: as many actions have run.
     @usableFromInline
     var released: UInt64 = 0
     /// A thread is delivering.
@@ -40,7 +42,7 @@ struct TimingEventQueue<Output, Failure: Error> {
     @inlinable
     init() {}
 
-    /// Appends `event`; returns its sequence number, for the action that releases it.
+    /// Appends `event`; returns its sequence number (the first is 1).
     @inlinable
     mutating func append(_ event: Event) -> UInt64 {
         items.append(event)
@@ -48,12 +50,25 @@ struct TimingEventQueue<Output, Failure: Error> {
         return received
     }
 
-    /// The action of event `sequence` ran: releases every event up to it. Returns `true` if the caller is now
-    /// the deliverer (it must then call ``next()`` until `nil`, or ``stopDelivering()``); `false` if another
-    /// thread is delivering (it will deliver what was released) or there is nothing to deliver.
+    /// One event's action ran: releases one more event. Returns `true` if the caller is now the deliverer (it must
+    /// then call ``next()`` until `nil`, or ``stopDelivering()``); `false` if another thread is delivering (it will
+    /// deliver what was released) or there is nothing to deliver.
+    @inlinable
+    mutating func releaseNext() -> Bool {
+        released &+= 1
+        return takeDeliveringTurn()
+    }
+
+    /// Releases every event up to `sequence` at once (`timeout`'s own completion, delivered by the timer that
+    /// fired, without an action of its own); returns what ``releaseNext()`` returns.
     @inlinable
     mutating func release(upTo sequence: UInt64) -> Bool {
         if sequence > released { released = sequence }
+        return takeDeliveringTurn()
+    }
+
+    @inlinable
+    mutating func takeDeliveringTurn() -> Bool {
         guard !isDelivering, taken < released else { return false }
         isDelivering = true
         return true
