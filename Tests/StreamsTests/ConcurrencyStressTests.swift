@@ -884,4 +884,31 @@ extension ConcurrencyStressTests {
         #expect(counter.count == after)
         c.cancel()
     }
+
+    /// `delay` and `receive(on:)` on a concurrent queue: an action may run on another thread before its event is
+    /// even queued, and the actions of one burst in any order. Every value still arrives once, in order, serially.
+    @Test func timingOperatorsOnAConcurrentQueueDeliverInOrderOnceEach() {
+        let queue = DispatchQueue(label: "stress.concurrent-timing", attributes: .concurrent)
+        for round in 0..<10 {
+            let subject = PassthroughSubject<Int, Never>()
+            let received = UnsynchronizedValues()
+            let done = DispatchSemaphore(value: 0)
+            let c =
+                subject
+                .delay(for: .zero, scheduler: queue)
+                .receive(on: queue)
+                .sink(receiveCompletion: { _ in done.signal() }, receiveValue: { received.values.append($0) })
+            for value in 0..<500 { subject.send(value) }
+            subject.send(completion: .finished)
+            #expect(waitForCompletion(done), "round \(round): the completion never came")
+            #expect(received.values == Array(0..<500), "round \(round): values lost, repeated or out of order")
+            c.cancel()
+        }
+    }
+
+    /// Values appended with no lock of their own: only serial delivery keeps it race-free.
+    final class UnsynchronizedValues: @unchecked Sendable {
+        var values: [Int] = []
+    }
 }
+

@@ -134,20 +134,24 @@ final class DelayInner<Downstream: Subscriber>: Subscriber, Subscription, TimedD
 
     @inlinable
     func enqueue(_ event: TimingEventQueue<Input, Failure>.Event) {
-        let sequence = lock.withLock { () -> UInt64? in
-            guard downstream != nil else { return nil }
-            return queue.append(event)
-        }
-        guard let sequence else { return }
-        // Holds `self` until it runs or is cancelled (`cancel()` cancels every pending action). The scheduler reads
-        // its clock and queues the action in one step (`TestScheduler`: under one lock).
+        // The action is scheduled first, so that queueing the event and keeping the action's handle take one critical
+        // section. It holds `self` until it runs or is cancelled (`cancel()` cancels every pending action). The
+        // scheduler reads its clock and queues the action in one step (`TestScheduler`: under one lock).
         let handle = scheduler.scheduleAction(afterDelay: interval) { [self] in actionRan() }
-        let isStale = lock.withLock { () -> Bool in
-            guard downstream != nil, sequence > queue.released else { return true }
-            timers.append(handle, for: sequence)
-            return false
+        lock.lock()
+        guard downstream != nil else {
+            lock.unlock()
+            return handle.cancel()
         }
-        if isStale { handle.cancel() }
+        let sequence = queue.append(event)
+        guard sequence > queue.released else {
+            // The action has run already (a scheduler that runs it at once, or on another thread) and released this
+            // event before it was here: deliver it now, unless another thread is delivering.
+            guard queue.takeDeliveringTurn() else { return lock.unlock() }
+            return deliverLocked()
+        }
+        timers.append(handle, for: sequence)
+        lock.unlock()
     }
 
     /// An event's action ran (the *k*-th to run is the *k*-th event's: their deadlines only grow): releases one

@@ -67,6 +67,9 @@ struct TimingEventQueue<Output, Failure: Error> {
         return takeDeliveringTurn()
     }
 
+    /// Makes the caller the deliverer if a released event waits and no thread is delivering (what
+    /// ``releaseNext()`` returns). `delay` calls it after queueing an event whose action ran before the event was
+    /// queued: that action released it (``released`` may run one ahead of ``received`` meanwhile).
     @inlinable
     mutating func takeDeliveringTurn() -> Bool {
         guard !isDelivering, taken < released else { return false }
