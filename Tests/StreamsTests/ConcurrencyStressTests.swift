@@ -548,7 +548,10 @@ extension ConcurrencyStressTests {
                 for value in 1...100 { subject.send(sign * value) }
                 subject.send(completion: .finished)
             }
-            #expect(sides.positive == 0 || sides.negative == 0, "values from both sides: \(sides.positive) and \(sides.negative)")
+            #expect(
+                sides.positive == 0 || sides.negative == 0,
+                "values from both sides: \(sides.positive) and \(sides.negative)"
+            )
             #expect(counter.count == 100)
             #expect(ends.completions == 1)
             #expect(ends.afterCompletion == 0)
@@ -911,4 +914,3 @@ extension ConcurrencyStressTests {
         var values: [Int] = []
     }
 }
-
