@@ -92,9 +92,7 @@ final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscription, Time
     @usableFromInline
     @exclusivity(unchecked)
     var hasRequested = false
-    @usableFromInline
-    @exclusivity(unchecked)
-    var generation: UInt64 = 0
+    /// The pending timer. Only one is kept: a restart cancels the one before (see ``restartTimer(after:)``).
     @usableFromInline
     @exclusivity(unchecked)
     var timer = ScheduledHandle()
@@ -174,37 +172,39 @@ final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscription, Time
     }
 
     /// Queues `event` (if any) and replaces the timer by one due `interval` from now.
+    ///
+    /// A cancelled timer never runs unless it had already started, that is, unless its deadline came as the event
+    /// did, on another thread: then the watch times out, as in OpenCombine (whose timer also carries no generation).
+    /// So the timer's action captures only `self`, and scheduling it allocates nothing.
     @inlinable
     func restartTimer(after event: TimingEventQueue<Input, Failure>.Event?) {
-        let (previous, generation, sequence) = lock.withLock { () -> (ScheduledHandle, UInt64?, UInt64?) in
-            guard isWatching else { return (ScheduledHandle(), nil, nil) }
-            self.generation &+= 1
-            let sequence = event.flatMap { append($0) }
-            return (self.timer.take(), self.generation, sequence)
+        let (previous, isRestarting, sequence) = lock.withLock { () -> (ScheduledHandle, Bool, UInt64?) in
+            guard isWatching else { return (ScheduledHandle(), false, nil) }
+            return (self.timer.take(), true, event.flatMap { append($0) })
         }
         previous.cancel()
         if sequence != nil { scheduleDelivery() }
-        guard let generation else { return }
+        guard isRestarting else { return }
         // Holds `self` until it runs or is cancelled (every path that ends the watch cancels it).
-        let handle = scheduler.scheduleAction(afterDelay: interval) { [self] in
-            timerFired(generation: generation)
-        }
+        let handle = scheduler.scheduleAction(afterDelay: interval) { [self] in timerFired() }
+        // Two restarts racing (a value and the first request, on two threads) keep one timer: the other is cancelled.
         let stale = lock.withLock { () -> ScheduledHandle in
-            guard isWatching, generation == self.generation else { return ScheduledHandle(handle) }
+            guard isWatching else { return ScheduledHandle(handle) }
             return timer.store(handle)
         }
         stale.cancel()
     }
 
     @inlinable
-    func timerFired(generation: UInt64) {
-        let makeError = lock.withLock { () -> (() -> Failure)?? in
-            guard isWatching, generation == self.generation else { return nil }
+    func timerFired() {
+        let (makeError, other) = lock.withLock { () -> ((() -> Failure)??, ScheduledHandle) in
+            guard isWatching else { return (nil, ScheduledHandle()) }
             isWatching = false
-            _ = timer.take()
             defer { customError = nil }
-            return .some(customError)
+            // The handle held is this timer's, or (after a race with a restart) a newer one's, cancelled below.
+            return (.some(customError), timer.take())
         }
+        other.cancel()
         guard let makeError else { return }
         link.cancel()
         let completion: Subscribers.Completion<Failure> = makeError.map { .failure($0()) } ?? .finished
