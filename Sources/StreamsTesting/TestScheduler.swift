@@ -350,31 +350,40 @@ private struct SoonQueue {
         var action: (@Sendable () -> Void)?
     }
 
-    /// The entries from `head` on are waiting; the ones before it were taken out.
+    /// The entries at `head..<tail` are waiting; the slots around them were taken out (their actions are `nil`) and
+    /// are kept for reuse: an empty queue restarts at slot 0, so a steady stream never resizes the array.
     private var entries: [Entry] = []
     private var head = 0
+    private var tail = 0
 
-    var count: Int { entries.count - head }
+    var count: Int { tail - head }
 
     /// The deadline and sequence number of the next entry, if any.
     var firstKey: (deadline: SchedulerInstant, sequence: UInt64)? {
-        head < entries.count ? (entries[head].deadline, entries[head].sequence) : nil
+        head < tail ? (entries[head].deadline, entries[head].sequence) : nil
     }
 
     mutating func append(deadline: SchedulerInstant, sequence: UInt64, _ action: @escaping @Sendable () -> Void) {
-        entries.append(Entry(deadline: deadline, sequence: sequence, action: action))
+        let entry = Entry(deadline: deadline, sequence: sequence, action: action)
+        if tail < entries.count {
+            entries[tail] = entry
+        } else {
+            entries.append(entry)
+        }
+        tail += 1
     }
 
     /// Takes the next action out.
     mutating func popFirst() -> (@Sendable () -> Void)? {
-        guard head < entries.count else { return nil }
+        guard head < tail else { return nil }
         let action = entries[head].action.take()  // moved out: nothing retained or released
         head += 1
-        if head == entries.count {
-            entries.removeAll(keepingCapacity: true)
+        if head == tail {
             head = 0
-        } else if head >= 64 && head * 2 >= entries.count {
+            tail = 0
+        } else if head >= 64 && head * 2 >= tail {
             entries.removeFirst(head)  // amortised: at least as many were taken out as remain
+            tail -= head
             head = 0
         }
         return action
@@ -385,7 +394,8 @@ private struct SoonQueue {
         defer {
             entries = []
             head = 0
+            tail = 0
         }
-        return entries[head...].compactMap(\.action)
+        return entries[head..<tail].compactMap(\.action)
     }
 }

@@ -22,10 +22,14 @@ struct TimingEventQueue<Output, Failure: Error> {
         case completion(Subscribers.Completion<Failure>)
     }
 
+    /// The events waiting, at `head..<tail`; the slots around them are `nil`, kept for reuse (an empty queue
+    /// restarts at slot 0), so a steady stream appends and takes without resizing the array.
     @usableFromInline
     var items: [Event?] = []
     @usableFromInline
     var head = 0
+    @usableFromInline
+    var tail = 0
     /// The sequence number of the newest event appended (the first is 1).
     @usableFromInline
     var received: UInt64 = 0
@@ -45,7 +49,12 @@ struct TimingEventQueue<Output, Failure: Error> {
     /// Appends `event`; returns its sequence number (the first is 1).
     @inlinable
     mutating func append(_ event: Event) -> UInt64 {
-        items.append(event)
+        if tail < items.count {
+            items[tail] = event
+        } else {
+            items.append(event)
+        }
+        tail += 1
         received &+= 1
         return received
     }
@@ -72,7 +81,7 @@ struct TimingEventQueue<Output, Failure: Error> {
     /// queued: that action released it (``released`` may run one ahead of ``received`` meanwhile).
     @inlinable
     mutating func takeDeliveringTurn() -> Bool {
-        guard !isDelivering, taken < released else { return false }
+        guard !isDelivering, taken < released, head < tail else { return false }
         isDelivering = true
         return true
     }
@@ -80,18 +89,18 @@ struct TimingEventQueue<Output, Failure: Error> {
     /// The next released event, or `nil` (and the deliverer's turn ends) when none is left.
     @inlinable
     mutating func next() -> Event? {
-        guard taken < released, head < items.count, let event = items[head] else {
+        guard taken < released, head < tail, let event = items[head].take() else {
             isDelivering = false
             return nil
         }
-        items[head] = nil
         head += 1
         taken &+= 1
-        if head == items.count {
-            items.removeAll(keepingCapacity: true)
+        if head == tail {
             head = 0
-        } else if head >= 32 && head * 2 >= items.count {
+            tail = 0
+        } else if head >= 32 && head * 2 >= tail {
             items.removeFirst(head)  // amortised O(1): the queue never grows past twice what waits
+            tail -= head
             head = 0
         }
         return event
@@ -107,8 +116,9 @@ struct TimingEventQueue<Output, Failure: Error> {
         defer {
             items = []
             head = 0
+            tail = 0
             taken = received
         }
-        return items[head...].compactMap { $0 }
+        return items[head..<tail].compactMap { $0 }
     }
 }
