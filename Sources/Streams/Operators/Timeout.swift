@@ -6,6 +6,8 @@ extension Publisher {
     ///   stream fails with `customError()` — or, without `customError`, finishes normally (as in Combine).
     /// - Demand: passes through; the demand the downstream returns on a value is requested upstream then.
     ///   Waiting for lack of demand after the first request still counts towards the deadline.
+    /// - Races: on a scheduler that runs actions on other threads, a value that arrives just as the deadline
+    ///   passes (the timer already running) is delivered and then followed by the timeout, as in OpenCombine.
     /// - Threading: values and the completion are delivered on `scheduler`, in order, each by an action
     ///   scheduled for the instant it arrived (as in Combine); the subscription is passed downstream
     ///   synchronously. `customError` is called on `scheduler`.
