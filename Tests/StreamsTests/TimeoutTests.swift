@@ -114,4 +114,25 @@ import Testing
         #expect(recorder.values == [1])
         #expect(probe.requests == [.max(1), .max(2)])
     }
+
+    @Test func timersWhoseCancelCameTooLateEndTheStreamOnceAndNothingFollows() {
+        // A scheduler whose cancels never stop anything, running the actions last-first: the worst a concurrent
+        // scheduler could do with the timers a value replaced.
+        let scheduler = LastFirstScheduler()
+        let input = PassthroughSubject<Int, Never>()
+        let received = Locked<[String]>([])
+        let subscription = input.timeout(.seconds(1), scheduler: scheduler).sink(
+            receiveCompletion: { _ in received.withLock { $0.append("finished") } },
+            receiveValue: { value in received.withLock { $0.append("\(value)") } }
+        )
+        input.send(1)
+        input.send(2)
+        while scheduler.runLast() {}
+        #expect(received.withLock { $0 } == ["1", "2", "finished"])
+        input.send(3)
+        while scheduler.runLast() {}
+        #expect(received.withLock { $0 } == ["1", "2", "finished"])
+        subscription.cancel()
+    }
 }
+
