@@ -135,4 +135,3 @@ import Testing
         subscription.cancel()
     }
 }
-
