@@ -121,15 +121,16 @@ final class DelayInner<Downstream: Subscriber>: Subscriber, Subscription, TimedD
     @inlinable
     func cancel() {
         link.cancel()
-        let (timers, released) = lock.withLock { () -> (PendingTimers, (Downstream?, [Any])) in
-            defer {
-                downstream = nil
-                self.timers = PendingTimers()
-            }
-            return (self.timers, (downstream, queue.removeAll()))
-        }
+        // Plain lock and unlock, no tuple: this runs unspecialised (see `TimingEventQueue.removeAll()`).
+        lock.lock()
+        let timers = self.timers
+        self.timers = PendingTimers()
+        let released = downstream.take()
+        let dropped = queue.removeAll()
+        lock.unlock()
         timers.cancelAll()
         _ = released  // destroyed here, outside the lock
+        _ = dropped
     }
 
     @inlinable

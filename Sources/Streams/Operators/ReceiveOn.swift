@@ -108,11 +108,13 @@ final class ReceiveOnInner<Downstream: Subscriber>: Subscriber, Subscription, Ti
     @inlinable
     func cancel() {
         link.cancel()
-        let released = lock.withLock { () -> (Downstream?, [Any]) in
-            defer { downstream = nil }
-            return (downstream, queue.removeAll())
-        }
+        // Plain lock and unlock, no tuple: this runs unspecialised (see `TimingEventQueue.removeAll()`).
+        lock.lock()
+        let released = downstream.take()
+        let dropped = queue.removeAll()
+        lock.unlock()
         _ = released  // destroyed here, outside the lock
+        _ = dropped
     }
 
     @inlinable

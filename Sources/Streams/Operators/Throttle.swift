@@ -289,10 +289,12 @@ final class ThrottleInner<Downstream: Subscriber>: Subscriber, Subscription, Cus
     @inlinable
     func cancel() {
         link.cancel()
-        let (timer, released) = lock.withLock { () -> (ScheduledHandle, Downstream?) in
-            defer { downstream = nil }
-            return (machine.cancelled(), downstream)
-        }
+        // Plain lock and unlock, no tuple: this runs unspecialised (reached through `any Subscription`), where a
+        // tuple type would be looked up at run time.
+        lock.lock()
+        let timer = machine.cancelled()
+        let released = downstream.take()
+        lock.unlock()
         timer.cancel()
         _ = released  // destroyed here, outside the lock
     }

@@ -161,16 +161,18 @@ final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscription, Time
     @inlinable
     func cancel() {
         link.cancel()
-        let (timer, released) = lock.withLock { () -> (ScheduledHandle, (Downstream?, [Any], (() -> Failure)?)) in
-            defer {
-                downstream = nil
-                customError = nil
-                isWatching = false
-            }
-            return (self.timer.take(), (downstream, queue.removeAll(), customError))
-        }
+        // Plain lock and unlock, no tuple: this runs unspecialised (see `TimingEventQueue.removeAll()`).
+        lock.lock()
+        isWatching = false
+        let timer = self.timer.take()
+        let released = downstream.take()
+        let dropped = queue.removeAll()
+        let makeError = customError.take()
+        lock.unlock()
         timer.cancel()
         _ = released  // destroyed here, outside the lock
+        _ = dropped
+        _ = makeError
     }
 
     /// Queues `event` (if any) and replaces the timer by one due `interval` from now.

@@ -110,15 +110,22 @@ struct TimingEventQueue<Output, Failure: Error> {
     @inlinable
     mutating func stopDelivering() { isDelivering = false }
 
-    /// Drops every waiting event (on cancel); returns them, to be released outside the lock.
+    /// Drops every waiting event (on cancel); returns the storage that holds them, to be released outside the lock,
+    /// or `nil` when none waits. It is moved out as it is, not filtered nor converted, and left in place when no event
+    /// waits: `cancel()` runs unspecialised (reached through `any Subscription`), where building an array would look
+    /// its type's metadata up at run time.
     @inlinable
-    mutating func removeAll() -> [Event] {
-        defer {
-            items = []
+    mutating func removeAll() -> [Event?]? {
+        taken = received
+        guard head < tail else {
             head = 0
             tail = 0
-            taken = received
+            return nil
         }
-        return items[head..<tail].compactMap { $0 }
+        head = 0
+        tail = 0
+        var dropped: [Event?] = []
+        swap(&dropped, &items)
+        return dropped
     }
 }
