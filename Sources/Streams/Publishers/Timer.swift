@@ -121,13 +121,12 @@ where Downstream.Input == SchedulerInstant, Downstream.Failure == Never {
 
     @inlinable
     func cancel() {
-        let (tick, released) = lock.withLock { () -> ((any Cancellable)?, Downstream?) in
-            defer {
-                self.tick = nil
-                downstream = nil
-            }
-            return (self.tick, downstream)
-        }
+        // Plain lock and unlock, no tuple: this runs unspecialised (reached through `any Subscription`), where a
+        // tuple type would be looked up at run time.
+        lock.lock()
+        let tick = self.tick.take()
+        let released = downstream.take()
+        lock.unlock()
         tick?.cancel()
         _ = released  // destroyed here, outside the lock
     }
