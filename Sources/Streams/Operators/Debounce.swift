@@ -51,7 +51,8 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: DebounceInner(downstream: subscriber, dueTime: dueTime, scheduler: scheduler))
+            upstream.receive(
+                subscriber: DebounceInner<S, S?>(downstream: subscriber, dueTime: dueTime, scheduler: scheduler))
         }
     }
 }
@@ -204,9 +205,9 @@ package struct DebounceStateMachine<Output, Failure: Error> {
 /// `debounce`'s subscriber and subscription. Shared with the scheduler's timer actions: `machine` and
 /// `downstream` are guarded by `lock`, the upstream subscription is held by `link`, the rest is immutable.
 @usableFromInline
-final class DebounceInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    @unchecked Sendable
-{
+final class DebounceInner<Downstream: Subscriber, HeldDownstream: OptionalSlot>: Subscriber, Subscription,
+    CustomStringConvertible, @unchecked Sendable
+where HeldDownstream.Wrapped == Downstream {
     @usableFromInline
     typealias Input = Downstream.Input
     @usableFromInline
@@ -218,9 +219,12 @@ final class DebounceInner<Downstream: Subscriber>: Subscriber, Subscription, Cus
     @usableFromInline
     @exclusivity(unchecked)
     var machine = DebounceStateMachine<Input, Failure>()
+    /// The subscriber, as `Downstream?` (see ``OptionalSlot``: the unspecialised `cancel()` and `deinit` clear and
+    /// destroy it without a metadata lookup); `nil` once completed or cancelled. Guarded by `lock`, like the `var`s
+    /// below.
     @usableFromInline
     @exclusivity(unchecked)
-    var downstream: Downstream?
+    var held: HeldDownstream
     @usableFromInline
     let link = UpstreamLink()
     @usableFromInline
@@ -229,9 +233,17 @@ final class DebounceInner<Downstream: Subscriber>: Subscriber, Subscription, Cus
     let scheduler: any Scheduler
     @inlinable
     init(downstream: Downstream, dueTime: Duration, scheduler: any Scheduler) {
-        self.downstream = downstream
+        held = nil
+        held.wrapped = downstream
         self.dueTime = dueTime
         self.scheduler = scheduler
+    }
+
+    /// The subscriber, for specialised code (where `HeldDownstream` is a plain `Optional`). Guarded by `lock`.
+    @inlinable
+    var downstream: Downstream? {
+        get { held.wrapped }
+        set { held.wrapped = newValue }
     }
 
     @usableFromInline
@@ -276,7 +288,8 @@ final class DebounceInner<Downstream: Subscriber>: Subscriber, Subscription, Cus
         // tuple type would be looked up at run time.
         lock.lock()
         let timer = machine.cancelled()
-        let released = downstream.take()
+        let released = held
+        held = nil
         lock.unlock()
         timer.cancel()
         _ = released  // destroyed here, outside the lock

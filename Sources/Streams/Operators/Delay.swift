@@ -48,7 +48,8 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: DelayInner(downstream: subscriber, interval: interval, scheduler: scheduler))
+            upstream.receive(
+                subscriber: DelayInner<S, S?>(downstream: subscriber, interval: interval, scheduler: scheduler))
         }
     }
 }
@@ -57,9 +58,9 @@ extension Publishers {
 /// scheduled action; the handles of the actions not yet run are kept to cancel them on cancel. Shared with
 /// those actions: the `var`s are guarded by `lock`, the upstream subscription is held by `link`.
 @usableFromInline
-final class DelayInner<Downstream: Subscriber>: Subscriber, Subscription, TimedDelivery, CustomStringConvertible,
-    @unchecked Sendable
-{
+final class DelayInner<Downstream: Subscriber, HeldDownstream: OptionalSlot>: Subscriber, Subscription, TimedDelivery,
+    CustomStringConvertible, @unchecked Sendable
+where HeldDownstream.Wrapped == Downstream {
     @usableFromInline
     typealias Input = Downstream.Input
     @usableFromInline
@@ -68,9 +69,12 @@ final class DelayInner<Downstream: Subscriber>: Subscriber, Subscription, TimedD
     /// Guards every `var` below (`@exclusivity(unchecked)`: every access is under it).
     @usableFromInline
     let lock = Lock()
+    /// The subscriber, as `Downstream?` (see ``OptionalSlot``: the unspecialised `cancel()` and `deinit` clear and
+    /// destroy it without a metadata lookup); `nil` once completed or cancelled. Guarded by `lock`, like the `var`s
+    /// below.
     @usableFromInline
     @exclusivity(unchecked)
-    var downstream: Downstream?
+    var held: HeldDownstream
     @usableFromInline
     @exclusivity(unchecked)
     var queue = TimingEventQueue<Input, Failure>()
@@ -87,9 +91,17 @@ final class DelayInner<Downstream: Subscriber>: Subscriber, Subscription, TimedD
 
     @inlinable
     init(downstream: Downstream, interval: Duration, scheduler: any Scheduler) {
-        self.downstream = downstream
+        held = nil
+        held.wrapped = downstream
         self.interval = interval
         self.scheduler = scheduler
+    }
+
+    /// The subscriber, for specialised code (where `HeldDownstream` is a plain `Optional`). Guarded by `lock`.
+    @inlinable
+    var downstream: Downstream? {
+        get { held.wrapped }
+        set { held.wrapped = newValue }
     }
 
     @usableFromInline
@@ -125,7 +137,8 @@ final class DelayInner<Downstream: Subscriber>: Subscriber, Subscription, TimedD
         lock.lock()
         let timers = self.timers
         self.timers = PendingTimers()
-        let released = downstream.take()
+        let released = held
+        held = nil
         let dropped = queue.removeAll()
         lock.unlock()
         timers.cancelAll()

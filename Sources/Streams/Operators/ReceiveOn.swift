@@ -42,17 +42,18 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: ReceiveOnInner(downstream: subscriber, scheduler: scheduler))
+            upstream.receive(subscriber: ReceiveOnInner<S, S?>(downstream: subscriber, scheduler: scheduler))
         }
     }
 }
 
-/// `receive(on:)`'s subscriber and subscription. Shared with the scheduled drains: `downstream` and `queue`
-/// are guarded by `lock`, the upstream subscription is held by `link`, `scheduler` is immutable.
+/// `receive(on:)`'s subscriber and subscription. Shared with the scheduled drains: `held` and `queue` are guarded by
+/// `lock`, the upstream subscription is held by `link`, `scheduler` is immutable. `HeldDownstream` is `Downstream?`
+/// (see ``OptionalSlot``), so the unspecialised `cancel()` and `deinit` clear and destroy it without a metadata lookup.
 @usableFromInline
-final class ReceiveOnInner<Downstream: Subscriber>: Subscriber, Subscription, TimedDelivery, CustomStringConvertible,
-    @unchecked Sendable
-{
+final class ReceiveOnInner<Downstream: Subscriber, HeldDownstream: OptionalSlot>: Subscriber, Subscription,
+    TimedDelivery, CustomStringConvertible, @unchecked Sendable
+where HeldDownstream.Wrapped == Downstream {
     @usableFromInline
     typealias Input = Downstream.Input
     @usableFromInline
@@ -63,7 +64,7 @@ final class ReceiveOnInner<Downstream: Subscriber>: Subscriber, Subscription, Ti
     let lock = Lock()
     @usableFromInline
     @exclusivity(unchecked)
-    var downstream: Downstream?
+    var held: HeldDownstream
     @usableFromInline
     @exclusivity(unchecked)
     var queue = TimingEventQueue<Input, Failure>()
@@ -75,8 +76,17 @@ final class ReceiveOnInner<Downstream: Subscriber>: Subscriber, Subscription, Ti
 
     @inlinable
     init(downstream: Downstream, scheduler: any Scheduler) {
-        self.downstream = downstream
+        held = nil
+        held.wrapped = downstream
         self.scheduler = scheduler
+    }
+
+    /// The subscriber, `nil` once completed or cancelled (guarded by `lock`). For specialised code, where
+    /// `HeldDownstream` is a plain `Optional`.
+    @inlinable
+    var downstream: Downstream? {
+        get { held.wrapped }
+        set { held.wrapped = newValue }
     }
 
     @usableFromInline
@@ -110,7 +120,8 @@ final class ReceiveOnInner<Downstream: Subscriber>: Subscriber, Subscription, Ti
         link.cancel()
         // Plain lock and unlock, no tuple: this runs unspecialised (see `TimingEventQueue.removeAll()`).
         lock.lock()
-        let released = downstream.take()
+        let released = held
+        held = nil
         let dropped = queue.removeAll()
         lock.unlock()
         _ = released  // destroyed here, outside the lock

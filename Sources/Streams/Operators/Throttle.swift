@@ -61,7 +61,8 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            let inner = ThrottleInner(downstream: subscriber, interval: interval, scheduler: scheduler, latest: latest)
+            let inner = ThrottleInner<S, S?>(
+                downstream: subscriber, interval: interval, scheduler: scheduler, latest: latest)
             upstream.receive(subscriber: inner)
         }
     }
@@ -226,9 +227,9 @@ package struct ThrottleStateMachine<Output, Failure: Error> {
 /// `throttle`'s subscriber and subscription. Shared with the scheduler's timer actions: `machine` and
 /// `downstream` are guarded by `lock`, the upstream subscription is held by `link`, `scheduler` is immutable.
 @usableFromInline
-final class ThrottleInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    @unchecked Sendable
-{
+final class ThrottleInner<Downstream: Subscriber, HeldDownstream: OptionalSlot>: Subscriber, Subscription,
+    CustomStringConvertible, @unchecked Sendable
+where HeldDownstream.Wrapped == Downstream {
     @usableFromInline
     typealias Input = Downstream.Input
     @usableFromInline
@@ -242,9 +243,12 @@ final class ThrottleInner<Downstream: Subscriber>: Subscriber, Subscription, Cus
     @usableFromInline
     @exclusivity(unchecked)
     var machine: Machine
+    /// The subscriber, as `Downstream?` (see ``OptionalSlot``: the unspecialised `cancel()` and `deinit` clear and
+    /// destroy it without a metadata lookup); `nil` once completed or cancelled. Guarded by `lock`, like the `var`s
+    /// below.
     @usableFromInline
     @exclusivity(unchecked)
-    var downstream: Downstream?
+    var held: HeldDownstream
     @usableFromInline
     let link = UpstreamLink()
     @usableFromInline
@@ -252,9 +256,17 @@ final class ThrottleInner<Downstream: Subscriber>: Subscriber, Subscription, Cus
 
     @inlinable
     init(downstream: Downstream, interval: Duration, scheduler: any Scheduler, latest: Bool) {
-        self.downstream = downstream
+        held = nil
+        held.wrapped = downstream
         self.scheduler = scheduler
         machine = Machine(latest: latest, interval: interval)
+    }
+
+    /// The subscriber, for specialised code (where `HeldDownstream` is a plain `Optional`). Guarded by `lock`.
+    @inlinable
+    var downstream: Downstream? {
+        get { held.wrapped }
+        set { held.wrapped = newValue }
     }
 
     @usableFromInline
@@ -293,7 +305,8 @@ final class ThrottleInner<Downstream: Subscriber>: Subscriber, Subscription, Cus
         // tuple type would be looked up at run time.
         lock.lock()
         let timer = machine.cancelled()
-        let released = downstream.take()
+        let released = held
+        held = nil
         lock.unlock()
         timer.cancel()
         _ = released  // destroyed here, outside the lock

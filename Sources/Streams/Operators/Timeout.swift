@@ -57,7 +57,7 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            let inner = TimeoutInner(
+            let inner = TimeoutInner<S, S?>(
                 downstream: subscriber, interval: interval, scheduler: scheduler, customError: customError)
             upstream.receive(subscriber: inner)
         }
@@ -67,9 +67,9 @@ extension Publishers {
 /// `timeout`'s subscriber and subscription. Shared with the scheduler's timer and delivery actions: every
 /// `var` is guarded by `lock`, the upstream subscription is held by `link`, the rest is immutable.
 @usableFromInline
-final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscription, TimedDelivery, CustomStringConvertible,
-    @unchecked Sendable
-{
+final class TimeoutInner<Downstream: Subscriber, HeldDownstream: OptionalSlot>: Subscriber, Subscription, TimedDelivery,
+    CustomStringConvertible, @unchecked Sendable
+where HeldDownstream.Wrapped == Downstream {
     @usableFromInline
     typealias Input = Downstream.Input
     @usableFromInline
@@ -78,9 +78,12 @@ final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscription, Time
     /// Guards every `var` below (`@exclusivity(unchecked)`: each access is under it).
     @usableFromInline
     let lock = Lock()
+    /// The subscriber, as `Downstream?` (see ``OptionalSlot``: the unspecialised `cancel()` and `deinit` clear and
+    /// destroy it without a metadata lookup); `nil` once completed or cancelled. Guarded by `lock`, like the `var`s
+    /// below.
     @usableFromInline
     @exclusivity(unchecked)
-    var downstream: Downstream?
+    var held: HeldDownstream
     @usableFromInline
     @exclusivity(unchecked)
     var queue = TimingEventQueue<Input, Failure>()
@@ -110,10 +113,18 @@ final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscription, Time
 
     @inlinable
     init(downstream: Downstream, interval: Duration, scheduler: any Scheduler, customError: (() -> Failure)?) {
-        self.downstream = downstream
+        held = nil
+        held.wrapped = downstream
         self.interval = interval
         self.scheduler = scheduler
         self.customError = customError
+    }
+
+    /// The subscriber, for specialised code (where `HeldDownstream` is a plain `Optional`). Guarded by `lock`.
+    @inlinable
+    var downstream: Downstream? {
+        get { held.wrapped }
+        set { held.wrapped = newValue }
     }
 
     @usableFromInline
@@ -165,7 +176,8 @@ final class TimeoutInner<Downstream: Subscriber>: Subscriber, Subscription, Time
         lock.lock()
         isWatching = false
         let timer = self.timer.take()
-        let released = downstream.take()
+        let released = held
+        held = nil
         let dropped = queue.removeAll()
         let makeError = customError.take()
         lock.unlock()
