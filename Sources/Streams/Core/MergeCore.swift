@@ -401,16 +401,19 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
             retiredDownstream = box  // still in use: the deliverer releases it
             box = nil
         }
-        let released = (box, takeBufferLocked(), upstream)
-        upstream = nil
-        pendingCompletion = nil
+        // Separate locals, not a tuple, and the buffer moved only if it holds anything: this runs unspecialised
+        // (reached through `any Subscription`), where a tuple or an array of a generic type is looked up at run time.
+        let buffered = buffer.isEmpty ? nil : takeBufferLocked()
+        let upstream = self.upstream.take()
+        if pendingCompletion != nil { pendingCompletion = nil }
         recentSide = nil
         releaseResourcesLocked()
         let sides = unlinkAllLocked()
         lock.unlock()
-        released.2?.cancel()
+        upstream?.cancel()
         for subscription in sides { subscription.cancel() }
-        _ = released
+        _ = box  // released here, outside the lock
+        _ = buffered
     }
 
     // MARK: Engine
