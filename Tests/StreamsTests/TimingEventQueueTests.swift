@@ -18,9 +18,15 @@ import Testing
         return taken
     }
 
-    @Test func eachReleaseLetsOneMoreEventOutInArrivalOrder() {
+    /// A queue holding `values`, none released yet.
+    private func queue(holding values: ClosedRange<Int>) -> Queue {
         var queue = Queue()
-        for value in 1...3 { _ = queue.append(.value(value)) }
+        for value in values { _ = queue.append(.value(value)) }
+        return queue
+    }
+
+    @Test func eachReleaseLetsOneMoreEventOutInArrivalOrder() {
+        var queue = queue(holding: 1...3)
         var isDeliverer = queue.releaseNext()
         #expect(isDeliverer)
         #expect(drain(&queue) == [1])
@@ -57,8 +63,7 @@ import Testing
     }
 
     @Test func afterRemoveAllALateActionFindsNothingToDeliver() {
-        var queue = Queue()
-        for value in 1...4 { _ = queue.append(.value(value)) }
+        var queue = queue(holding: 1...4)
         var isDeliverer = queue.releaseNext()
         #expect(isDeliverer)
         #expect(drain(&queue) == [1])

@@ -405,7 +405,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
         // (reached through `any Subscription`), where a tuple or an array of a generic type is looked up at run time.
         let buffered = buffer.isEmpty ? nil : takeBufferLocked()
         let upstream = self.upstream.take()
-        if pendingCompletion != nil { pendingCompletion = nil }
+        pendingCompletion = nil
         recentSide = nil
         releaseResourcesLocked()
         let sides = unlinkAllLocked()

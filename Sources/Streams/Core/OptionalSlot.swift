@@ -19,3 +19,33 @@ extension Optional: OptionalSlot {
         set { self = newValue }
     }
 }
+
+extension OptionalSlot {
+    /// A slot holding `value`.
+    @inlinable
+    init(holding value: Wrapped) {
+        self = nil
+        wrapped = value
+    }
+}
+
+/// A class that keeps its subscriber in an ``OptionalSlot`` field, `held` (instantiated as `Downstream?`), so that its
+/// unspecialised `cancel()` and `deinit` clear and destroy it without a metadata lookup (they use `held` directly).
+/// Specialised code reads and writes it as a plain `Optional` through ``downstream``. Used by `delay`,
+/// `receive(on:)`, `timeout`, `debounce` and `throttle`.
+@usableFromInline
+protocol HoldsDownstreamInSlot: AnyObject {
+    associatedtype Downstream
+    associatedtype HeldDownstream: OptionalSlot where HeldDownstream.Wrapped == Downstream
+    /// The subscriber, `nil` once completed or cancelled; guarded by the class's lock.
+    var held: HeldDownstream { get set }
+}
+
+extension HoldsDownstreamInSlot {
+    /// ``held`` as a plain `Optional`, for specialised code (where `HeldDownstream` is `Downstream?`).
+    @inlinable
+    var downstream: Downstream? {
+        get { held.wrapped }
+        set { held.wrapped = newValue }
+    }
+}

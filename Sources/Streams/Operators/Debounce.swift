@@ -206,6 +206,7 @@ package struct DebounceStateMachine<Output, Failure: Error> {
 /// `downstream` are guarded by `lock`, the upstream subscription is held by `link`, the rest is immutable.
 @usableFromInline
 final class DebounceInner<Downstream: Subscriber, HeldDownstream: OptionalSlot>: Subscriber, Subscription,
+    HoldsDownstreamInSlot,
     CustomStringConvertible, @unchecked Sendable
 where HeldDownstream.Wrapped == Downstream {
     @usableFromInline
@@ -233,17 +234,9 @@ where HeldDownstream.Wrapped == Downstream {
     let scheduler: any Scheduler
     @inlinable
     init(downstream: Downstream, dueTime: Duration, scheduler: any Scheduler) {
-        held = nil
-        held.wrapped = downstream
+        held = HeldDownstream(holding: downstream)
         self.dueTime = dueTime
         self.scheduler = scheduler
-    }
-
-    /// The subscriber, for specialised code (where `HeldDownstream` is a plain `Optional`). Guarded by `lock`.
-    @inlinable
-    var downstream: Downstream? {
-        get { held.wrapped }
-        set { held.wrapped = newValue }
     }
 
     @usableFromInline

@@ -58,7 +58,8 @@ extension Publishers {
 /// scheduled action; the handles of the actions not yet run are kept to cancel them on cancel. Shared with
 /// those actions: the `var`s are guarded by `lock`, the upstream subscription is held by `link`.
 @usableFromInline
-final class DelayInner<Downstream: Subscriber, HeldDownstream: OptionalSlot>: Subscriber, Subscription, TimedDelivery,
+final class DelayInner<Downstream: Subscriber, HeldDownstream: OptionalSlot>: Subscriber, Subscription,
+    HoldsDownstreamInSlot, TimedDelivery,
     CustomStringConvertible, @unchecked Sendable
 where HeldDownstream.Wrapped == Downstream {
     @usableFromInline
@@ -91,17 +92,9 @@ where HeldDownstream.Wrapped == Downstream {
 
     @inlinable
     init(downstream: Downstream, interval: Duration, scheduler: any Scheduler) {
-        held = nil
-        held.wrapped = downstream
+        held = HeldDownstream(holding: downstream)
         self.interval = interval
         self.scheduler = scheduler
-    }
-
-    /// The subscriber, for specialised code (where `HeldDownstream` is a plain `Optional`). Guarded by `lock`.
-    @inlinable
-    var downstream: Downstream? {
-        get { held.wrapped }
-        set { held.wrapped = newValue }
     }
 
     @usableFromInline

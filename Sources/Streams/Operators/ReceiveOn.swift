@@ -52,6 +52,7 @@ extension Publishers {
 /// (see ``OptionalSlot``), so the unspecialised `cancel()` and `deinit` clear and destroy it without a metadata lookup.
 @usableFromInline
 final class ReceiveOnInner<Downstream: Subscriber, HeldDownstream: OptionalSlot>: Subscriber, Subscription,
+    HoldsDownstreamInSlot,
     TimedDelivery, CustomStringConvertible, @unchecked Sendable
 where HeldDownstream.Wrapped == Downstream {
     @usableFromInline
@@ -76,17 +77,8 @@ where HeldDownstream.Wrapped == Downstream {
 
     @inlinable
     init(downstream: Downstream, scheduler: any Scheduler) {
-        held = nil
-        held.wrapped = downstream
+        held = HeldDownstream(holding: downstream)
         self.scheduler = scheduler
-    }
-
-    /// The subscriber, `nil` once completed or cancelled (guarded by `lock`). For specialised code, where
-    /// `HeldDownstream` is a plain `Optional`.
-    @inlinable
-    var downstream: Downstream? {
-        get { held.wrapped }
-        set { held.wrapped = newValue }
     }
 
     @usableFromInline

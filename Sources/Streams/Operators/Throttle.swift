@@ -228,6 +228,7 @@ package struct ThrottleStateMachine<Output, Failure: Error> {
 /// `downstream` are guarded by `lock`, the upstream subscription is held by `link`, `scheduler` is immutable.
 @usableFromInline
 final class ThrottleInner<Downstream: Subscriber, HeldDownstream: OptionalSlot>: Subscriber, Subscription,
+    HoldsDownstreamInSlot,
     CustomStringConvertible, @unchecked Sendable
 where HeldDownstream.Wrapped == Downstream {
     @usableFromInline
@@ -256,17 +257,9 @@ where HeldDownstream.Wrapped == Downstream {
 
     @inlinable
     init(downstream: Downstream, interval: Duration, scheduler: any Scheduler, latest: Bool) {
-        held = nil
-        held.wrapped = downstream
+        held = HeldDownstream(holding: downstream)
         self.scheduler = scheduler
         machine = Machine(latest: latest, interval: interval)
-    }
-
-    /// The subscriber, for specialised code (where `HeldDownstream` is a plain `Optional`). Guarded by `lock`.
-    @inlinable
-    var downstream: Downstream? {
-        get { held.wrapped }
-        set { held.wrapped = newValue }
     }
 
     @usableFromInline

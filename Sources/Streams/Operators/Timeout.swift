@@ -67,7 +67,8 @@ extension Publishers {
 /// `timeout`'s subscriber and subscription. Shared with the scheduler's timer and delivery actions: every
 /// `var` is guarded by `lock`, the upstream subscription is held by `link`, the rest is immutable.
 @usableFromInline
-final class TimeoutInner<Downstream: Subscriber, HeldDownstream: OptionalSlot>: Subscriber, Subscription, TimedDelivery,
+final class TimeoutInner<Downstream: Subscriber, HeldDownstream: OptionalSlot>: Subscriber, Subscription,
+    HoldsDownstreamInSlot, TimedDelivery,
     CustomStringConvertible, @unchecked Sendable
 where HeldDownstream.Wrapped == Downstream {
     @usableFromInline
@@ -113,18 +114,10 @@ where HeldDownstream.Wrapped == Downstream {
 
     @inlinable
     init(downstream: Downstream, interval: Duration, scheduler: any Scheduler, customError: (() -> Failure)?) {
-        held = nil
-        held.wrapped = downstream
+        held = HeldDownstream(holding: downstream)
         self.interval = interval
         self.scheduler = scheduler
         self.customError = customError
-    }
-
-    /// The subscriber, for specialised code (where `HeldDownstream` is a plain `Optional`). Guarded by `lock`.
-    @inlinable
-    var downstream: Downstream? {
-        get { held.wrapped }
-        set { held.wrapped = newValue }
     }
 
     @usableFromInline
