@@ -19,8 +19,14 @@
 ///
 /// - Threading: `request` and `cancel` from any thread; ``handOver()``, ``publish(_:)`` and ``forward(_:)`` from
 ///   the upstream's serial calls, after the link has ended for the last two.
+///
+/// The subscriber and the held result are kept in ``OptionalSlot`` fields (`HeldDownstream` is `Downstream?`,
+/// `HeldOutput` is `Output?`): `request`, `cancel` and `deinit` run unspecialised (reached through
+/// `any Subscription`), and an `Optional` stored property would cost them a runtime metadata lookup each.
 @usableFromInline
-final class HeldResultCore<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable {
+final class HeldResultCore<Downstream: Subscriber, HeldDownstream: OptionalSlot, HeldOutput: OptionalSlot>:
+    Subscription, HoldsDownstreamInSlot, CustomStringConvertible, @unchecked Sendable
+where HeldDownstream.Wrapped == Downstream, HeldOutput.Wrapped == Downstream.Input {
     @usableFromInline
     typealias Output = Downstream.Input
 
@@ -34,14 +40,15 @@ final class HeldResultCore<Downstream: Subscriber>: Subscription, CustomStringCo
     /// Guards every `var` below (`@exclusivity(unchecked)`: each access is under it, or in `init`).
     @usableFromInline
     let lock = Lock()
-    /// Until the result is published, a completion is forwarded, or the downstream cancels. Guarded by `lock`.
+    /// The subscriber (``HoldsDownstreamInSlot/downstream``) until the result is published, a completion is
+    /// forwarded, or the downstream cancels. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var downstream: Downstream?
+    var held: HeldDownstream
     /// The result of an ended stream, waiting for the downstream's first request. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var held: Output?
+    var heldResult: HeldOutput
     /// The downstream requested at least one value. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
@@ -65,7 +72,8 @@ final class HeldResultCore<Downstream: Subscriber>: Subscription, CustomStringCo
         downstream: Downstream, name: StageName, initial: Output?, forwardsDemand: Bool, description: String
     ) {
         self.link = StageLink(name, state: initial, hooks: NoStageHooks())
-        self.downstream = downstream
+        self.held = HeldDownstream(holding: downstream)
+        self.heldResult = nil
         self.forwardsDemand = forwardsDemand
         self.description = description
     }
@@ -87,7 +95,7 @@ final class HeldResultCore<Downstream: Subscriber>: Subscription, CustomStringCo
             return
         }
         if downstream != nil {
-            held = result
+            heldResult.wrapped = result
             isHolding = true
         }
         lock.unlock()
@@ -115,7 +123,7 @@ final class HeldResultCore<Downstream: Subscriber>: Subscription, CustomStringCo
         }
         isHolding = false
         let downstream = self.downstream.take()  // there while holding: a cancel stops the holding
-        let result = held.take()
+        let result = heldResult.wrapped.take()
         lock.unlock()
         if let downstream { deliver(result, to: downstream) }
     }
@@ -127,9 +135,14 @@ final class HeldResultCore<Downstream: Subscriber>: Subscription, CustomStringCo
         lock.lock()
         isCancelled = true
         isHolding = false
-        let released = (downstream.take(), held.take())
+        // Separate locals of the slot types, not a tuple of optionals: no metadata to look up.
+        let releasedDownstream = held
+        held = nil
+        let releasedResult = heldResult
+        heldResult = nil
         lock.unlock()
-        _ = released  // destroyed here, outside the lock
+        _ = releasedDownstream  // both destroyed here, outside the lock
+        _ = releasedResult
     }
 
     /// Publishes the result (the downstream was taken out, once), then `.finished` unless the downstream

@@ -10,6 +10,9 @@ protocol OptionalSlot: ExpressibleByNilLiteral {
     associatedtype Wrapped
     /// The optional itself.
     var wrapped: Wrapped? { get set }
+    /// Whether it holds nothing; a requirement (not an extension) so that unspecialised code asks `Optional`'s own
+    /// witness, which needs no metadata beyond the slot's.
+    var isNil: Bool { get }
 }
 
 extension Optional: OptionalSlot {
@@ -18,6 +21,9 @@ extension Optional: OptionalSlot {
         get { self }
         set { self = newValue }
     }
+
+    @inlinable
+    var isNil: Bool { self == nil }
 }
 
 extension OptionalSlot {

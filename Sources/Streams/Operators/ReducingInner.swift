@@ -44,7 +44,7 @@ struct ReducingInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Sub
     typealias Step = (inout Output?, Input) -> ReduceStep<Downstream.Failure>
 
     @usableFromInline
-    let core: HeldResultCore<Downstream>
+    let core: HeldResultCore<Downstream, Downstream?, Downstream.Input?>
     @usableFromInline
     let step: Step
     /// Turns an upstream failure into the downstream's: the identity, or the erasure to `any Error` of

@@ -66,7 +66,7 @@ struct ReplaceEmptyStage<Downstream: Subscriber>: Subscriber, CustomStringConver
     @usableFromInline
     let downstream: Downstream
     @usableFromInline
-    let core: HeldResultCore<Downstream>
+    let core: HeldResultCore<Downstream, Downstream?, Downstream.Input?>
 
     @inlinable
     init(downstream: Downstream, output: Input) {

@@ -25,7 +25,7 @@ extension Publishers {
         /// Attaches `subscriber`.
         @inlinable
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            ValuesSubscription(values: sequence, downstream: subscriber).start()
+            ValuesSubscription<Elements, S, S?, Output?>(values: sequence, downstream: subscriber).start()
         }
     }
 }
@@ -45,24 +45,29 @@ extension Sequence {
 /// It looks one element ahead, so `.finished` follows the last element at once (even with no demand
 /// left), and an empty sequence finishes right after the subscription, as in Combine. Shared across threads:
 /// `iterator` is confined to the emitting thread, the other `var`s are guarded by `lock`.
+///
+/// The subscriber and the upcoming element are kept in ``OptionalSlot`` fields (`HeldDownstream` is `Downstream?`,
+/// `Upcoming` is `Values.Element?`): `request(_:)`, `cancel()` and `deinit` run unspecialised, and an `Optional`
+/// stored property would cost them a runtime metadata lookup each.
 @usableFromInline
-final class ValuesSubscription<Values: Sequence, Downstream: Subscriber>: Subscription, CustomStringConvertible,
-    @unchecked Sendable
-where Downstream.Input == Values.Element {
+final class ValuesSubscription<Values: Sequence, Downstream: Subscriber, HeldDownstream: OptionalSlot,
+    Upcoming: OptionalSlot>: Subscription, HoldsDownstreamInSlot, CustomStringConvertible, @unchecked Sendable
+where Downstream.Input == Values.Element, HeldDownstream.Wrapped == Downstream, Upcoming.Wrapped == Values.Element {
     @usableFromInline
     let lock = Lock()
     /// Used in `init`, then only by the emitting thread (the one that set `isEmitting`), without the lock.
     @usableFromInline
     @exclusivity(unchecked)
     var iterator: Values.Iterator
-    /// The element to deliver next; `nil` once the sequence is exhausted. Guarded by `lock`, like the `var`s
-    /// below (`start()` uses them unlocked, before the subscription is handed out).
+    /// The element to deliver next (``upcoming``); `nil` once the sequence is exhausted. Guarded by `lock`, like the
+    /// `var`s below (`start()` uses them unlocked, before the subscription is handed out).
     @usableFromInline
     @exclusivity(unchecked)
-    var upcoming: Values.Element?
+    var heldUpcoming: Upcoming
+    /// The subscriber (``HoldsDownstreamInSlot/downstream``), `nil` once finished or cancelled.
     @usableFromInline
     @exclusivity(unchecked)
-    var downstream: Downstream?
+    var held: HeldDownstream
     @usableFromInline
     @exclusivity(unchecked)
     var demand = Subscribers.Demand.none
@@ -81,9 +86,17 @@ where Downstream.Input == Values.Element {
     @inlinable
     init(values: Values, downstream: Downstream) {
         iterator = values.makeIterator()
-        upcoming = iterator.next()
-        self.downstream = downstream
+        heldUpcoming = nil
+        held = HeldDownstream(holding: downstream)
         emitSpecialised = { $0.emit() }
+        upcoming = iterator.next()
+    }
+
+    /// ``heldUpcoming`` as a plain `Optional`, for specialised code.
+    @inlinable
+    var upcoming: Values.Element? {
+        get { heldUpcoming.wrapped }
+        set { heldUpcoming.wrapped = newValue }
     }
 
     @usableFromInline
@@ -105,7 +118,7 @@ where Downstream.Input == Values.Element {
     func request(_ more: Subscribers.Demand) {
         guard more > .none else { return }
         lock.lock()
-        guard downstream != nil else { return lock.unlock() }
+        guard !held.isNil else { return lock.unlock() }
         demand += more
         guard !isEmitting else { return lock.unlock() }
         isEmitting = true
@@ -171,8 +184,8 @@ where Downstream.Input == Values.Element {
     @inlinable
     func cancel() {
         lock.lock()
-        let released = downstream
-        downstream = nil
+        let released = held
+        held = nil
         lock.unlock()
         isCancelled.store(true, ordering: .releasing)
         _ = released
