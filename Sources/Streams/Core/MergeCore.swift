@@ -16,11 +16,11 @@
 /// - Completion: `.finished` once no more sources can come (`sourcesDone`), no side is live and the
 ///   buffer is empty; the first failure drops the buffer, cancels everything and is delivered once.
 @usableFromInline
-class MergeCore<Output, Failure: Error, Downstream: Subscriber>: Subscription, CustomStringConvertible,
-    @unchecked Sendable
-where Downstream.Input == Output, Downstream.Failure == Failure {
+class MergeCore<Output, Failure: Error, Downstream: Subscriber, Pending: OptionalSlot>: Subscription,
+    CustomStringConvertible, @unchecked Sendable
+where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped == Subscribers.Completion<Failure> {
     @usableFromInline
-    typealias Side = MergeSide<Output, Failure, Downstream>
+    typealias Side = MergeSide<Output, Failure, Downstream, Pending>
 
     @usableFromInline
     struct Entry {
@@ -101,10 +101,12 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     @usableFromInline
     @exclusivity(unchecked)
     final var isTerminal = false
-    /// The completion due; the deliverer sends it before anything else. Guarded by `lock`.
+    /// The completion due (``pendingCompletion``); the deliverer sends it before anything else. A `Pending`
+    /// (`Subscribers.Completion<Failure>?`, see ``OptionalSlot``): the unspecialised `deinit` destroys it without a
+    /// metadata lookup. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    final var pendingCompletion: Subscribers.Completion<Failure>?
+    final var heldCompletion: Pending
     /// flatMap with a bounded `maxPublishers`: a finished source asks the upstream for one more. Set by
     /// flatMap's `init`; guarded by `lock`.
     @usableFromInline
@@ -122,15 +124,33 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     @usableFromInline
     @exclusivity(unchecked)
     final var reusesSides = false
+    /// Runs `request(_:)` and `cancel()` as specialised code (see ``SpecialisedCall``): their bodies touch the
+    /// buffer, the pending completion and the sides, each a runtime metadata lookup if run unspecialised. Immutable.
+    @usableFromInline
+    let specialised: (MergeCore, SpecialisedCall) -> Void
 
     @inlinable
     init(downstream: Downstream, forwardsDemand: Bool = false) {
         self.downstream = DownstreamBox(downstream)
         self.forwardsDemand = forwardsDemand
+        heldCompletion = nil
+        specialised = { core, call in
+            switch call {
+            case .request(let more): core.requestNow(more)
+            case .cancel: core.cancelNow()
+            }
+        }
     }
 
     @inlinable
     var description: String { "Merge" }
+
+    /// ``heldCompletion`` as a plain `Optional`. Lock held.
+    @inlinable
+    final var pendingCompletion: Subscribers.Completion<Failure>? {
+        get { heldCompletion.wrapped }
+        set { heldCompletion.wrapped = newValue }
+    }
 
     /// The subscriber's box, not retained: only for the deliverer, which the box outlives (see
     /// `retiredDownstream`). Lock held.
@@ -365,8 +385,17 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     // MARK: Downstream
 
     @inlinable
-    func request(_ more: Subscribers.Demand) {
+    final func request(_ more: Subscribers.Demand) {
         guard more > .none else { return }
+        specialised(self, .request(more))
+    }
+
+    @inlinable
+    final func cancel() { specialised(self, .cancel) }
+
+    /// `request(_:)`'s body, specialised (see ``specialised``).
+    @inlinable
+    final func requestNow(_ more: Subscribers.Demand) {
         lock.lock()
         guard !isTerminal, downstream != nil else { return lock.unlock() }
         addDemandLocked(more)
@@ -390,8 +419,9 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
         forward?.request(more)
     }
 
+    /// `cancel()`'s body, specialised (see ``specialised``).
     @inlinable
-    func cancel() {
+    final func cancelNow() {
         lock.lock()
         guard downstream != nil || !isTerminal else { return lock.unlock() }
         isTerminal = true
@@ -401,8 +431,6 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
             retiredDownstream = box  // still in use: the deliverer releases it
             box = nil
         }
-        // Separate locals, not a tuple, and the buffer moved only if it holds anything: this runs unspecialised
-        // (reached through `any Subscription`), where a tuple or an array of a generic type is looked up at run time.
         let buffered = buffer.isEmpty ? nil : takeBufferLocked()
         let upstream = self.upstream.take()
         pendingCompletion = nil
@@ -546,11 +574,11 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
 
 /// One source's subscriber inside a ``MergeCore``. Its mutable fields are guarded by the core's lock.
 @usableFromInline
-final class MergeSide<Output, Failure: Error, Downstream: Subscriber>: Subscriber, CustomStringConvertible,
-    @unchecked Sendable
-where Downstream.Input == Output, Downstream.Failure == Failure {
+final class MergeSide<Output, Failure: Error, Downstream: Subscriber, Pending: OptionalSlot>: Subscriber,
+    CustomStringConvertible, @unchecked Sendable
+where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped == Subscribers.Completion<Failure> {
     @usableFromInline
-    let core: MergeCore<Output, Failure, Downstream>
+    let core: MergeCore<Output, Failure, Downstream, Pending>
     /// The source's subscription once it arrived (`hasSubscription`), a placeholder before and after. Not an
     /// `Optional`: testing, copying or clearing an optional existential goes through the runtime's value
     /// witnesses, several times per inner publisher. Guarded by the core's `lock`, like every `var` below.
@@ -571,7 +599,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     var next: MergeSide?
 
     @inlinable
-    init(core: MergeCore<Output, Failure, Downstream>) { self.core = core }
+    init(core: MergeCore<Output, Failure, Downstream, Pending>) { self.core = core }
 
     /// Releases the subscription (lock held).
     @inlinable

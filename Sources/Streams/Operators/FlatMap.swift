@@ -63,8 +63,8 @@ extension Publishers {
         /// flatMap's engine: a ``MergeCore`` that is also the upstream's subscriber. Its own `var`s, like
         /// the engine's, are guarded by the engine's `lock`; `maxPublishers` is immutable.
         @usableFromInline
-        final class FlatMapInner<Downstream: Subscriber>: MergeCore<Output, Failure, Downstream>, Subscriber,
-            @unchecked Sendable
+        final class FlatMapInner<Downstream: Subscriber>:
+            MergeCore<Output, Failure, Downstream, Subscribers.Completion<Failure>?>, Subscriber, @unchecked Sendable
         where Downstream.Input == Output, Downstream.Failure == Failure {
             @usableFromInline
             typealias Input = Upstream.Output

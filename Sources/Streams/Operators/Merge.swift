@@ -943,8 +943,8 @@ extension Publishers.MergeMany: Equatable where Upstream: Equatable {}
 /// The subscription of `merge` and `MergeMany`: a ``MergeCore`` fed by a fixed list of sources. It adds no
 /// state: the engine's is guarded by its `lock`.
 @usableFromInline
-final class MergeSources<Output, Failure: Error, Downstream: Subscriber>: MergeCore<Output, Failure, Downstream>,
-    @unchecked Sendable
+final class MergeSources<Output, Failure: Error, Downstream: Subscriber>:
+    MergeCore<Output, Failure, Downstream, Subscribers.Completion<Failure>?>, @unchecked Sendable
 where Downstream.Input == Output, Downstream.Failure == Failure {
     /// Sends the subscription downstream, subscribes every source `subscribeAll` adds, then marks
     /// the list complete (so an empty list, or sources that all finished at once, finish now).

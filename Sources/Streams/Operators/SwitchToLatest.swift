@@ -51,8 +51,8 @@ extension Publishers {
 /// downstream's demand as is) that is also the subscriber of the publisher of publishers. Its state is the
 /// engine's, guarded by the engine's `lock`.
 @usableFromInline
-final class SwitchInner<P: Publisher, Downstream: Subscriber>: MergeCore<P.Output, P.Failure, Downstream>, Subscriber,
-    @unchecked Sendable
+final class SwitchInner<P: Publisher, Downstream: Subscriber>:
+    MergeCore<P.Output, P.Failure, Downstream, Subscribers.Completion<P.Failure>?>, Subscriber, @unchecked Sendable
 where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @usableFromInline
     typealias Input = P
