@@ -52,7 +52,9 @@ import Testing
         }
     }
 
-    typealias Core<Rule: DemandRule> = CombiningCore<ArrivalOrder<Rule>, ProbeError, Downstream>
+    typealias Core<Rule: DemandRule> = CombiningCore<
+        ArrivalOrder<Rule>, ProbeError, Downstream, Downstream?, Subscribers.Completion<ProbeError>?
+    >
 
     /// A core over `count` probes (each tagging its values with its letter); returns the core and the probes.
     /// Each value stored also puts a new token in the state, and `watch` sees the latest one (to check when the state
@@ -161,7 +163,9 @@ import Testing
     @Test func exhaustionCancelsTheSourcesStillRunning() {
         // Zip's rule: a finished source with nothing waiting ends the stream.
         let downstream = TupleDownstream()
-        let core = CombiningCore<ZipPair<Int, Int>, ProbeError, TupleDownstream>(
+        let core = CombiningCore<
+            ZipPair<Int, Int>, ProbeError, TupleDownstream, TupleDownstream?, Subscribers.Completion<ProbeError>?
+        >(
             state: ZipPair(), count: 2, downstream: downstream)
         core.start()
         let a = SimpleProbe<Int, ProbeError>()
@@ -272,7 +276,9 @@ import Testing
                 if cancelled.load(ordering: .acquiring) { afterCancel.wrappingAdd(1, ordering: .relaxed) }
                 inside.wrappingSubtract(1, ordering: .acquiringAndReleasing)
             }
-            let core = CombiningCore<ArrivalOrder<Forwarded>, Never, ConcurrentDownstream>(
+            let core = CombiningCore<
+                ArrivalOrder<Forwarded>, Never, ConcurrentDownstream, ConcurrentDownstream?, Subscribers.Completion<Never>?
+            >(
                 state: ArrivalOrder(), count: 2, downstream: downstream)
             core.start()
             let a = PassthroughSubject<Int, Never>()

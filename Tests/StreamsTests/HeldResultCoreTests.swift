@@ -14,7 +14,7 @@ import Testing
     /// leaves it.
     private func makeCore(
         _ downstream: Downstream, upstream: Upstream, initial: Int? = nil, forwardsDemand: Bool
-    ) -> HeldResultCore<Downstream> {
+    ) -> HeldResultCore<Downstream, Downstream?, Int?> {
         let core = HeldResultCore(
             downstream: downstream, name: .reducing, initial: initial, forwardsDemand: forwardsDemand,
             description: "Core")

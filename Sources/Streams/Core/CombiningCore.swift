@@ -64,10 +64,18 @@ extension CombiningState {
 /// core.subscribe(a, index: 0) { $0.a.push($1) }  // then each source, in order
 /// core.subscribe(b, index: 1) { $0.b.push($1) }
 /// ```
+///
+/// `request(_:)` and `cancel()` run as specialised code (see ``SpecialisedCall``); the subscriber and the pending
+/// completion are kept in ``OptionalSlot`` parameters (`HeldDownstream` is `Downstream?`, `Pending` is
+/// `Subscribers.Completion<Failure>?`), so the unspecialised `deinit` destroys them without a metadata lookup.
 @usableFromInline
-final class CombiningCore<State: CombiningState, Failure: Error, Downstream: Subscriber>: Subscription,
-    CustomStringConvertible, @unchecked Sendable
-where Downstream.Input == State.Output, Downstream.Failure == Failure {
+final class CombiningCore<
+    State: CombiningState, Failure: Error, Downstream: Subscriber, HeldDownstream: OptionalSlot, Pending: OptionalSlot
+>: Subscription, HoldsDownstreamInSlot, CustomStringConvertible, @unchecked Sendable
+where
+    Downstream.Input == State.Output, Downstream.Failure == Failure, HeldDownstream.Wrapped == Downstream,
+    Pending.Wrapped == Subscribers.Completion<Failure>
+{
     /// The subscriber attached to one source. Immutable after `init`; what it receives goes straight to the
     /// core, which takes `lock`.
     @usableFromInline
@@ -109,10 +117,11 @@ where Downstream.Input == State.Output, Downstream.Failure == Failure {
     /// `init`, before the core is shared).
     @usableFromInline
     let lock = Lock()
-    /// `nil` once the completion was handed over or the downstream cancelled. Under `lock`.
+    /// The subscriber (``HoldsDownstreamInSlot/downstream``), `nil` once the completion was handed over or the
+    /// downstream cancelled. Under `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var downstream: Downstream?
+    var held: HeldDownstream
     /// The operator's values. Under `lock`; swapped for `emptyState` when the stream ends, so the values it
     /// holds are released at once (outside the lock).
     @usableFromInline
@@ -144,19 +153,38 @@ where Downstream.Input == State.Output, Downstream.Failure == Failure {
     @usableFromInline
     @exclusivity(unchecked)
     var isTerminal = false
-    /// The completion decided but not yet delivered (the deliverer hands it over). Under `lock`.
+    /// The completion decided but not yet delivered (``pendingCompletion``; the deliverer hands it over). Under
+    /// `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var pendingCompletion: Subscribers.Completion<Failure>?
+    var heldCompletion: Pending
+    /// Runs `request(_:)` and `cancel()` as specialised code (see ``SpecialisedCall``). Immutable.
+    @usableFromInline
+    let specialised: (CombiningCore, SpecialisedCall) -> Void
 
     /// A core for `count` sources, starting from `state` (which holds no values).
     @inlinable
-    init(state: State, count: Int, downstream: Downstream) {
+    init(state: State, count: Int, downstream: Downstream)
+    where HeldDownstream == Downstream?, Pending == Subscribers.Completion<Failure>? {
         self.state = state
         self.emptyState = state
-        self.downstream = downstream
+        self.held = downstream
+        heldCompletion = nil
         subscriptions = Array(repeating: nil, count: count)
         finished = Array(repeating: false, count: count)
+        specialised = { core, call in
+            switch call {
+            case .request(let more): core.requestNow(more)
+            case .cancel: core.cancelNow()
+            }
+        }
+    }
+
+    /// ``heldCompletion`` as a plain `Optional`. Under `lock`.
+    @inlinable
+    var pendingCompletion: Subscribers.Completion<Failure>? {
+        get { heldCompletion.wrapped }
+        set { heldCompletion.wrapped = newValue }
     }
 
     @usableFromInline
@@ -232,6 +260,15 @@ where Downstream.Input == State.Output, Downstream.Failure == Failure {
     @inlinable
     func request(_ more: Subscribers.Demand) {
         guard more > .none else { return }
+        specialised(self, .request(more))
+    }
+
+    @inlinable
+    func cancel() { specialised(self, .cancel) }
+
+    /// `request(_:)`'s body, specialised (see ``specialised``).
+    @inlinable
+    func requestNow(_ more: Subscribers.Demand) {
         lock.lock()
         guard !isTerminal, downstream != nil else { return lock.unlock() }
         demand += more
@@ -245,8 +282,9 @@ where Downstream.Input == State.Output, Downstream.Failure == Failure {
         for subscription in upstreams { subscription?.request(more) }
     }
 
+    /// `cancel()`'s body, specialised (see ``specialised``).
     @inlinable
-    func cancel() {
+    func cancelNow() {
         lock.lock()
         guard downstream != nil || !isTerminal else { return lock.unlock() }
         isTerminal = true

@@ -70,7 +70,7 @@ where HeldDownstream.Wrapped == Downstream, HeldOutput.Wrapped == Downstream.Inp
     @inlinable
     init(
         downstream: Downstream, name: StageName, initial: Output?, forwardsDemand: Bool, description: String
-    ) {
+    ) where HeldDownstream == Downstream?, HeldOutput == Output? {
         self.link = StageLink(name, state: initial, hooks: NoStageHooks())
         self.held = HeldDownstream(holding: downstream)
         self.heldResult = nil

@@ -66,12 +66,12 @@ where
     typealias Handler = (Failure) -> NewPublisher
 
     @usableFromInline
-    let handoff: UpstreamHandoff<Handler>
+    let handoff: UpstreamHandoff<Handler, Handler?>
     @usableFromInline
     let downstream: Downstream
 
     @inlinable
-    init(handoff: UpstreamHandoff<Handler>, downstream: Downstream) {
+    init(handoff: UpstreamHandoff<Handler, Handler?>, downstream: Downstream) {
         self.handoff = handoff
         self.downstream = downstream
     }

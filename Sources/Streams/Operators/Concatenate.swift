@@ -119,12 +119,12 @@ where Suffix.Output == Downstream.Input, Suffix.Failure == Downstream.Failure {
     typealias Failure = Downstream.Failure
 
     @usableFromInline
-    let handoff: UpstreamHandoff<Suffix>
+    let handoff: UpstreamHandoff<Suffix, Suffix?>
     @usableFromInline
     let downstream: Downstream
 
     @inlinable
-    init(handoff: UpstreamHandoff<Suffix>, downstream: Downstream) {
+    init(handoff: UpstreamHandoff<Suffix, Suffix?>, downstream: Downstream) {
         self.handoff = handoff
         self.downstream = downstream
     }

@@ -232,11 +232,22 @@ where HeldDownstream.Wrapped == Downstream {
     let dueTime: Duration
     @usableFromInline
     let scheduler: any Scheduler
+    /// Runs `request(_:)` and `cancel()` as specialised code (see ``SpecialisedCall``): the state machine is a
+    /// generic struct, whose metadata their unspecialised bodies would look up at run time. Immutable.
+    @usableFromInline
+    let specialised: (DebounceInner, SpecialisedCall) -> Void
+
     @inlinable
     init(downstream: Downstream, dueTime: Duration, scheduler: any Scheduler) {
         held = HeldDownstream(holding: downstream)
         self.dueTime = dueTime
         self.scheduler = scheduler
+        specialised = { inner, call in
+            switch call {
+            case .request(let more): inner.requestNow(more)
+            case .cancel: inner.cancelNow()
+            }
+        }
     }
 
     @usableFromInline
@@ -270,15 +281,21 @@ where HeldDownstream.Wrapped == Downstream {
     }
 
     @inlinable
-    func request(_ demand: Subscribers.Demand) {
+    func request(_ demand: Subscribers.Demand) { specialised(self, .request(demand)) }
+
+    @inlinable
+    func cancel() { specialised(self, .cancel) }
+
+    /// `request(_:)`'s body, specialised (see ``specialised``).
+    @inlinable
+    func requestNow(_ demand: Subscribers.Demand) {
         lock.withLock { machine.requested(demand) }
     }
 
+    /// `cancel()`'s body, specialised (see ``specialised``).
     @inlinable
-    func cancel() {
+    func cancelNow() {
         link.cancel()
-        // Plain lock and unlock, no tuple: this runs unspecialised (reached through `any Subscription`), where a
-        // tuple type would be looked up at run time.
         lock.lock()
         let timer = machine.cancelled()
         let released = held

@@ -90,11 +90,22 @@ where HeldDownstream.Wrapped == Downstream {
     @usableFromInline
     let scheduler: any Scheduler
 
+    /// Runs `request(_:)` and `cancel()` as specialised code (see ``SpecialisedCall``): `cancel()` empties the
+    /// event queue, a generic struct whose metadata the unspecialised body would look up at run time. Immutable.
+    @usableFromInline
+    let specialised: (DelayInner, SpecialisedCall) -> Void
+
     @inlinable
     init(downstream: Downstream, interval: Duration, scheduler: any Scheduler) {
         held = HeldDownstream(holding: downstream)
         self.interval = interval
         self.scheduler = scheduler
+        specialised = { inner, call in
+            switch call {
+            case .request(let more): inner.requestNow(more)
+            case .cancel: inner.cancelNow()
+            }
+        }
     }
 
     @usableFromInline
@@ -119,14 +130,21 @@ where HeldDownstream.Wrapped == Downstream {
     }
 
     @inlinable
-    func request(_ demand: Subscribers.Demand) {
+    func request(_ demand: Subscribers.Demand) { specialised(self, .request(demand)) }
+
+    @inlinable
+    func cancel() { specialised(self, .cancel) }
+
+    /// `request(_:)`'s body, specialised (see ``specialised``).
+    @inlinable
+    func requestNow(_ demand: Subscribers.Demand) {
         link.request(demand)
     }
 
+    /// `cancel()`'s body, specialised (see ``specialised``).
     @inlinable
-    func cancel() {
+    func cancelNow() {
         link.cancel()
-        // Plain lock and unlock, no tuple: this runs unspecialised (see `TimingEventQueue.removeAll()`).
         lock.lock()
         let timers = self.timers
         self.timers = PendingTimers()

@@ -96,11 +96,21 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     @usableFromInline
     @exclusivity(unchecked)
     final var resubscribeRequested = false
+    /// Runs `request(_:)` and `cancel()` as specialised code (see ``SpecialisedCall``): their bodies test and clear
+    /// `Optional`s of generic types, each a runtime metadata lookup if run unspecialised. Immutable.
+    @usableFromInline
+    let specialised: (ResubscribingSubscription, SpecialisedCall) -> Void
 
     @inlinable
     init(upstream: Upstream, downstream: Downstream) {
         self.upstream = upstream
         self.downstream = downstream
+        specialised = { subscription, call in
+            switch call {
+            case .request(let more): subscription.requestNow(more)
+            case .cancel: subscription.end(with: nil)
+            }
+        }
     }
 
     /// The operator's name (overridden).
@@ -139,6 +149,15 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     @inlinable
     final func request(_ more: Subscribers.Demand) {
         guard more > .none else { return }
+        specialised(self, .request(more))
+    }
+
+    @inlinable
+    final func cancel() { specialised(self, .cancel) }
+
+    /// `request(_:)`'s body, specialised (see ``specialised``).
+    @inlinable
+    final func requestNow(_ more: Subscribers.Demand) {
         lock.lock()
         guard downstream != nil else { return lock.unlock() }
         demand += more
@@ -146,9 +165,6 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         lock.unlock()
         subscription?.request(more)
     }
-
-    @inlinable
-    final func cancel() { end(with: nil) }
 
     /// Ends the subscription once: clears the state, cancels the running attempt and what the subclass
     /// released, then sends `completion` downstream (`nil`: a cancel, nothing is sent). Later calls do nothing.

@@ -112,12 +112,23 @@ where HeldDownstream.Wrapped == Downstream {
     @usableFromInline
     let scheduler: any Scheduler
 
+    /// Runs `request(_:)` and `cancel()` as specialised code (see ``SpecialisedCall``): `cancel()` empties the
+    /// event queue, a generic struct whose metadata the unspecialised body would look up at run time. Immutable.
+    @usableFromInline
+    let specialised: (TimeoutInner, SpecialisedCall) -> Void
+
     @inlinable
     init(downstream: Downstream, interval: Duration, scheduler: any Scheduler, customError: (() -> Failure)?) {
         held = HeldDownstream(holding: downstream)
         self.interval = interval
         self.scheduler = scheduler
         self.customError = customError
+        specialised = { inner, call in
+            switch call {
+            case .request(let more): inner.requestNow(more)
+            case .cancel: inner.cancelNow()
+            }
+        }
     }
 
     @usableFromInline
@@ -151,7 +162,14 @@ where HeldDownstream.Wrapped == Downstream {
     }
 
     @inlinable
-    func request(_ demand: Subscribers.Demand) {
+    func request(_ demand: Subscribers.Demand) { specialised(self, .request(demand)) }
+
+    @inlinable
+    func cancel() { specialised(self, .cancel) }
+
+    /// `request(_:)`'s body, specialised (see ``specialised``).
+    @inlinable
+    func requestNow(_ demand: Subscribers.Demand) {
         // The subscriber's first request restarts the deadline (as in Combine): a subscriber that asks late
         // still gives the upstream a whole interval.
         let isFirst = lock.withLock { () -> Bool in
@@ -162,10 +180,10 @@ where HeldDownstream.Wrapped == Downstream {
         link.request(demand)
     }
 
+    /// `cancel()`'s body, specialised (see ``specialised``).
     @inlinable
-    func cancel() {
+    func cancelNow() {
         link.cancel()
-        // Plain lock and unlock, no tuple: this runs unspecialised (see `TimingEventQueue.removeAll()`).
         lock.lock()
         isWatching = false
         let timer = self.timer.take()

@@ -19,8 +19,12 @@ enum HandoffLeg: Sendable {
 /// go of that subscriber. Per value: one relaxed load of `phase`, and, unless the demand is unlimited, one
 /// atomic update of `demand`. The lock guards `current` and `next`, and the writes of `phase`, on the paths
 /// that switch or end a leg (attach, hand-off, completion, request, cancel); no method calls out under it.
+///
+/// `next` is kept in an ``OptionalSlot`` parameter (`NextSlot` is `Next?`): `cancel()` (reached through
+/// `any Subscription`) and `deinit` run unspecialised, and an `Optional<Next>` would cost each a metadata lookup.
 @usableFromInline
-final class UpstreamHandoff<Next>: Subscription, CustomStringConvertible, @unchecked Sendable {
+final class UpstreamHandoff<Next, NextSlot: OptionalSlot>: Subscription, CustomStringConvertible, @unchecked Sendable
+where NextSlot.Wrapped == Next {
     @usableFromInline
     let lock = Lock()
     /// Which leg is live (``HandoffPhase``). Written under `lock`, read without it by each value.
@@ -34,7 +38,7 @@ final class UpstreamHandoff<Next>: Subscription, CustomStringConvertible, @unche
     /// (`@exclusivity(unchecked)`: every access is under it, or in `init`).
     @usableFromInline
     @exclusivity(unchecked)
-    var next: Next?
+    var next: NextSlot
     /// The live leg's subscription. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
@@ -43,7 +47,7 @@ final class UpstreamHandoff<Next>: Subscription, CustomStringConvertible, @unche
     let description: String
 
     @inlinable
-    init(next: Next, name: String) {
+    init(next: Next, name: String) where NextSlot == Next? {
         self.next = next
         self.description = name
     }
@@ -94,7 +98,7 @@ final class UpstreamHandoff<Next>: Subscription, CustomStringConvertible, @unche
         guard phase.load(ordering: .relaxed) == HandoffPhase.first else { return nil }
         phase.store(HandoffPhase.second, ordering: .relaxed)
         current = nil
-        return next.take()
+        return next.wrapped.take()
     }
 
     /// Forwards a completion from `leg` if it is live, and ends the handoff.
@@ -104,9 +108,10 @@ final class UpstreamHandoff<Next>: Subscription, CustomStringConvertible, @unche
     ) {
         lock.lock()
         guard phase.load(ordering: .relaxed) == code(leg) else { return lock.unlock() }
-        let released = end()
+        let (current, next) = end()
         lock.unlock()
-        _ = released
+        _ = current  // both released here, outside the lock
+        _ = next
         downstream.receive(completion: completion)
     }
 
@@ -125,14 +130,16 @@ final class UpstreamHandoff<Next>: Subscription, CustomStringConvertible, @unche
     func cancel() {
         lock.lock()
         guard phase.load(ordering: .relaxed) != HandoffPhase.ended else { return lock.unlock() }
-        let released = end()
+        let (current, next) = end()
         lock.unlock()
-        released.current?.cancel()
+        current?.cancel()
+        _ = next  // released here, outside the lock
     }
 
-    /// Ends the handoff and clears what it holds; lock held. The caller lets the result go after unlocking.
+    /// Ends the handoff and clears what it holds; lock held. The caller lets the result go after unlocking. A tuple
+    /// of the slot type, not of `Next?`: `cancel()` runs unspecialised, where that one would be looked up.
     @inlinable
-    func end() -> (current: (any Subscription)?, next: Next?) {
+    func end() -> (current: (any Subscription)?, next: NextSlot) {
         phase.store(HandoffPhase.ended, ordering: .relaxed)
         defer {
             current = nil
@@ -166,12 +173,12 @@ struct HandoffSecondLeg<Downstream: Subscriber, Next>: Subscriber, CustomStringC
     typealias Failure = Downstream.Failure
 
     @usableFromInline
-    let handoff: UpstreamHandoff<Next>
+    let handoff: UpstreamHandoff<Next, Next?>
     @usableFromInline
     let downstream: Downstream
 
     @inlinable
-    init(handoff: UpstreamHandoff<Next>, downstream: Downstream) {
+    init(handoff: UpstreamHandoff<Next, Next?>, downstream: Downstream) {
         self.handoff = handoff
         self.downstream = downstream
     }
