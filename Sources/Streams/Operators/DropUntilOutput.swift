@@ -71,7 +71,7 @@ struct DropUntilOutputStage<Downstream: Subscriber>: Subscriber, CustomStringCon
     @usableFromInline
     let downstream: Downstream
     @usableFromInline
-    let core: TriggeredStageCore<Downstream, Downstream.Failure>
+    let core: TriggeredStageCore<Downstream, Downstream.Failure, Downstream?>
 
     @inlinable
     init(downstream: Downstream) {

@@ -24,10 +24,13 @@ enum TriggerRole: Sendable {
 /// - Threading: `request` and `cancel` from any thread; the trigger's events from its own serial calls;
 ///   ``handOver()``, ``beginDelivery()``, ``endDelivery()``, ``isOpen`` and, for the upstream's completion,
 ///   ``end(with:)`` from the upstream's serial calls.
+///
+/// The subscriber is kept in an ``OptionalSlot`` parameter (`HeldDownstream` is `Downstream?`): `cancel()` (reached
+/// through `any Subscription`) and `deinit` run unspecialised, where an `Optional<Downstream>` is a metadata lookup.
 @usableFromInline
-final class TriggeredStageCore<Downstream: Subscriber, TriggerFailure: Error>: Subscription, CustomStringConvertible,
-    @unchecked Sendable
-{
+final class TriggeredStageCore<Downstream: Subscriber, TriggerFailure: Error, HeldDownstream: OptionalSlot>:
+    Subscription, HoldsDownstreamInSlot, CustomStringConvertible, @unchecked Sendable
+where HeldDownstream.Wrapped == Downstream {
     /// The upstream subscription (the stage keeps no per-value state in it).
     @usableFromInline
     let link: StageLink<Void, NoStageHooks>
@@ -44,11 +47,11 @@ final class TriggeredStageCore<Downstream: Subscriber, TriggerFailure: Error>: S
     /// Guards every `var` below (`@exclusivity(unchecked)`: each access is under it, or in `init`).
     @usableFromInline
     let lock = Lock()
-    /// For the completion (the values go through the stage's own copy); `nil` once one was sent or the downstream
-    /// cancelled. Guarded by `lock`.
+    /// For the completion (the values go through the stage's own copy; ``HoldsDownstreamInSlot/downstream``); `nil`
+    /// once one was sent or the downstream cancelled. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var downstream: Downstream?
+    var held: HeldDownstream
     /// The trigger's subscription. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
@@ -64,10 +67,10 @@ final class TriggeredStageCore<Downstream: Subscriber, TriggerFailure: Error>: S
     init(
         downstream: Downstream, name: StageName, role: TriggerRole,
         failureOfTrigger: ((TriggerFailure) -> Downstream.Failure)?
-    ) {
+    ) where HeldDownstream == Downstream? {
         self.link = StageLink(name, state: (), hooks: NoStageHooks())
         self.role = role
-        self.downstream = downstream
+        self.held = downstream
         self.failureOfTrigger = failureOfTrigger
     }
 
@@ -118,7 +121,7 @@ final class TriggeredStageCore<Downstream: Subscriber, TriggerFailure: Error>: S
     @inlinable
     func triggerReceive(subscription: any Subscription) {
         lock.lock()
-        let accepted = trigger.accept(subscription, isWanted: downstream != nil)
+        let accepted = trigger.accept(subscription, isWanted: !held.isNil)
         lock.unlock()
         if accepted { subscription.request(.max(1)) } else { subscription.cancel() }
     }
@@ -172,7 +175,8 @@ final class TriggeredStageCore<Downstream: Subscriber, TriggerFailure: Error>: S
     @inlinable
     func release() -> (any Subscription)? {
         lock.lock()
-        let released = downstream.take()
+        let released = held
+        held = nil
         let live = trigger.end()
         lock.unlock()
         _ = released  // destroyed here, outside the lock
@@ -197,13 +201,13 @@ struct TriggerSubscriber<Input, Downstream: Subscriber, TriggerFailure: Error>: 
     /// as in Combine, and a subject keeps its subscribers), and must not keep it alive. The operator is held
     /// by its upstream and its downstream while it matters.
     @usableFromInline
-    weak var core: TriggeredStageCore<Downstream, TriggerFailure>?
+    weak var core: TriggeredStageCore<Downstream, TriggerFailure, Downstream?>?
     /// The operator's name, for `description`.
     @usableFromInline
     let name: StageName
 
     @inlinable
-    init(core: TriggeredStageCore<Downstream, TriggerFailure>) {
+    init(core: TriggeredStageCore<Downstream, TriggerFailure, Downstream?>) {
         self.core = core
         self.name = core.link.name
     }

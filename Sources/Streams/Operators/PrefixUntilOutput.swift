@@ -71,7 +71,7 @@ struct PrefixUntilOutputStage<Downstream: Subscriber, TriggerFailure: Error>: Su
     @usableFromInline
     let downstream: Downstream
     @usableFromInline
-    let core: TriggeredStageCore<Downstream, TriggerFailure>
+    let core: TriggeredStageCore<Downstream, TriggerFailure, Downstream?>
 
     @inlinable
     init(downstream: Downstream) {

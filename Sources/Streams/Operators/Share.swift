@@ -142,7 +142,7 @@ final class ShareConnection<Output, Failure: Error>: Subscriber, @unchecked Send
     @usableFromInline
     var upstreamSubscription: (any Subscription)?
     @usableFromInline
-    let core: SubjectCore<Output, Failure>
+    let core: SubjectCore<Output, Failure, Output?, Subscribers.Completion<Failure>?>
 
     @inlinable
     init(replay: Int, hadDemand: Bool) {

@@ -64,7 +64,8 @@ where Downstream.Input == Values.Element, HeldDownstream.Wrapped == Downstream, 
     @usableFromInline
     @exclusivity(unchecked)
     var heldUpcoming: Upcoming
-    /// The subscriber (``HoldsDownstreamInSlot/downstream``), `nil` once finished or cancelled.
+    /// The subscriber (``HoldsDownstreamInSlot/downstream``), `nil` once finished or cancelled. Guarded by `lock`, like
+    /// the `var`s below.
     @usableFromInline
     @exclusivity(unchecked)
     var held: HeldDownstream

@@ -13,7 +13,7 @@
 /// ```
 public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
     @usableFromInline
-    let core: SubjectCore<Output, Failure>
+    let core: SubjectCore<Output, Failure, Output?, Subscribers.Completion<Failure>?>
 
     /// Creates a subject whose current value is `value`.
     @inlinable

@@ -14,7 +14,8 @@
 /// ```
 public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
     @usableFromInline
-    let core = SubjectCore<Output, Failure>(current: nil, kind: .passthroughSubject)
+    let core = SubjectCore<Output, Failure, Output?, Subscribers.Completion<Failure>?>(
+        current: nil, kind: .passthroughSubject)
 
     /// Creates a subject with no subscribers.
     @inlinable

@@ -40,7 +40,7 @@ public final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Se
     // Immutable reference to the engine, which guards everything it holds with its own lock (`SubjectCore.lock`)
     // and atomics: that is why this class may be `@unchecked Sendable`.
     @usableFromInline
-    let core: SubjectCore<Output, Failure>
+    let core: SubjectCore<Output, Failure, Output?, Subscribers.Completion<Failure>?>
 
     /// Creates a subject that replays its latest `bufferSize` values to each new subscriber.
     ///

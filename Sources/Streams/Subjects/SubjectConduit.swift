@@ -175,7 +175,7 @@ where
     /// detach or finish), so the cycle ends with the subscription. Not `weak`: a weak reference gives the
     /// core a side table, which moves every retain and release of it to the runtime's slow path.
     @usableFromInline
-    let parent: SubjectCore<Output, Failure>
+    let parent: SubjectCore<Output, Failure, Latest, Pending>
     @usableFromInline
     let demand = Atomic<UInt>(0)
     /// Borrowed by `start` while `starting`, emitter-owned after (`start` releases it instead if a cancel or
@@ -191,7 +191,7 @@ where
     typealias State = ConduitState
 
     @inlinable
-    init(parent: SubjectCore<Output, Failure>, downstream: Downstream, latest: Output?) {
+    init(parent: SubjectCore<Output, Failure, Latest, Pending>, downstream: Downstream, latest: Output?) {
         self.parent = parent
         self.downstream = Held(downstream)
         self.latest = nil

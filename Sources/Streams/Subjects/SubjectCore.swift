@@ -15,8 +15,14 @@ import Synchronization
 ///   need the lock anyway: a kept value, a replay buffer, or another thread already emitting);
 /// - a subscriber added during a send does not receive that send; one that leaves stops at once (its
 ///   conduit checks its own flag) and is released by the emitter, never under anybody's delivery.
+///
+/// The completion and a `CurrentValueSubject`'s value are kept in ``OptionalSlot`` parameters (`Latest` is `Output?`,
+/// `Pending` is `Subscribers.Completion<Failure>?`): `deinit`, `retireLocked()` and `send(subscription:)` run
+/// unspecialised, and an `Optional` of a generic type would cost each a runtime metadata lookup.
 @usableFromInline
-final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Sendable {
+final class SubjectCore<Output, Failure: Error, Latest: OptionalSlot, Pending: OptionalSlot>: ConduitParent,
+    @unchecked Sendable
+where Latest.Wrapped == Output, Pending.Wrapped == Subscribers.Completion<Failure> {
     /// Guards `queue`, `queueHead`, `queuedCount`, `completion`, `upstreams`, `current`, `replayBuffer`,
     /// `members`, `isRetired`.
     @usableFromInline
@@ -65,7 +71,7 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     /// The completion once sent; events after it are dropped. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var completion: Subscribers.Completion<Failure>?
+    var heldCompletion: Pending
     /// The subscriptions of the upstreams this subject was subscribed to. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
@@ -73,7 +79,7 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     /// A `CurrentValueSubject`'s value (`nil` for the others). Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var current: Output?
+    var heldCurrent: Latest
     /// `share(replay:)`'s last values; each new conduit starts with a copy. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
@@ -113,13 +119,29 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     var onEmpty: (() -> Void)?
 
     @inlinable
-    init(current: Output?, replay: Int = 0, retiresWhenEmpty: Bool = false, kind: ConduitKind) {
+    init(current: Output?, replay: Int = 0, retiresWhenEmpty: Bool = false, kind: ConduitKind)
+    where Latest == Output?, Pending == Subscribers.Completion<Failure>? {
         self.kind = kind
-        self.current = current
+        heldCompletion = nil
+        heldCurrent = current
         keepsLatest = current != nil
         self.replay = replay
         replayBuffer = RingBuffer(capacity: replay)
         self.retiresWhenEmpty = retiresWhenEmpty
+    }
+
+    /// ``heldCompletion`` as a plain `Optional`, for specialised code. Guarded by `lock`.
+    @inlinable
+    var completion: Subscribers.Completion<Failure>? {
+        get { heldCompletion.wrapped }
+        set { heldCompletion.wrapped = newValue }
+    }
+
+    /// ``heldCurrent`` as a plain `Optional`, for specialised code. Guarded by `lock`.
+    @inlinable
+    var current: Output? {
+        get { heldCurrent.wrapped }
+        set { heldCurrent.wrapped = newValue }
     }
 
     /// Whether sends must go through the queue (they change state guarded by the lock).
@@ -147,11 +169,11 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
             return .retired
         }
         if replay > 0 {
-            let joins = completion == nil
+            let joins = heldCompletion.isNil
             let conduit = ReplayConduit(
-                parent: completion == nil ? self : nil, downstream: downstream, kind: kind, capacity: replay,
+                parent: heldCompletion.isNil ? self : nil, downstream: downstream, kind: kind, capacity: replay,
                 replaying: replayBuffer, completion: completion)
-            if completion == nil {
+            if heldCompletion.isNil {
                 members += 1
                 push(.attach(conduit.entry))
             }
@@ -168,7 +190,7 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
         // `start` hands the subscription to the conduit's own subscriber, in place: until it returns, the emitter
         // leaves that subscriber alone (a completion or a cancel meanwhile is settled by `start`).
         let conduit = SubjectConduit<
-            Output, Failure, Downstream, Output?, Subscribers.Completion<Failure>?, HeldDownstream<Downstream>
+            Output, Failure, Downstream, Latest, Pending, HeldDownstream<Downstream>
         >(parent: self, downstream: downstream, latest: current)
         members += 1
         if becomesEmitterWithEmptyQueue() {
@@ -213,9 +235,9 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     @usableFromInline
     @inline(never)
     func retireLocked() -> Bool {
-        guard completion == nil, !isRetired else { return false }
+        guard heldCompletion.isNil, !isRetired else { return false }
         isRetired = true
-        replayBuffer.removeAll()
+        if replay > 0 { replayBuffer.removeAll() }  // `share()` keeps none: no generic call (a metadata lookup) here
         return true
     }
 
@@ -258,7 +280,7 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     @inline(never)
     func sendStoring(_ value: Output) {
         lock.lock()
-        guard completion == nil else { return lock.unlock() }
+        guard heldCompletion.isNil else { return lock.unlock() }
         if keepsLatest { current = value }
         if replay > 0 { replayBuffer.append(value) }
         if becomesEmitterWithEmptyQueue() {
@@ -275,7 +297,7 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     @inlinable
     func send(completion newCompletion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard completion == nil else { return lock.unlock() }
+        guard heldCompletion.isNil else { return lock.unlock() }
         completion = newCompletion
         isCompleted.store(true, ordering: .releasing)
         let released = upstreams
@@ -289,7 +311,7 @@ final class SubjectCore<Output, Failure: Error>: ConduitParent, @unchecked Senda
     @usableFromInline
     func send(subscription: any Subscription) {
         lock.lock()
-        guard completion == nil else {
+        guard heldCompletion.isNil else {
             lock.unlock()
             subscription.cancel()
             return
