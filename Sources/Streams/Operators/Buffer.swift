@@ -105,10 +105,14 @@ extension Publishers {
 /// `buffer`'s subscriber and subscription. Sound as `@unchecked Sendable`: every `var` is guarded by `lock`,
 /// the upstream subscription is held by `link`, the `let`s are immutable. Values are delivered by
 /// ``drain()``, one thread at a time (`isDelivering`), outside the lock.
+///
+/// `request(_:)` and `cancel()` run as specialised code (see ``SpecialisedCall``); the subscriber and the completion
+/// are kept in ``OptionalSlot`` parameters (`HeldDownstream` is `Downstream?`, `Terminal` is
+/// `Subscribers.Completion<Failure>?`), so the unspecialised `deinit` destroys them without a metadata lookup.
 @usableFromInline
-final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    @unchecked Sendable
-{
+final class BufferInner<Downstream: Subscriber, HeldDownstream: OptionalSlot, Terminal: OptionalSlot>: Subscriber,
+    Subscription, HoldsDownstreamInSlot, CustomStringConvertible, @unchecked Sendable
+where HeldDownstream.Wrapped == Downstream, Terminal.Wrapped == Subscribers.Completion<Downstream.Failure> {
     @usableFromInline
     typealias Input = Downstream.Input
     @usableFromInline
@@ -119,10 +123,11 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription, Custo
     /// Guards every `var` below (`@exclusivity(unchecked)`: each access is under it, or in `init`).
     @usableFromInline
     let lock = Lock()
-    /// Until the completion is delivered or the downstream cancels. Guarded by `lock`.
+    /// The subscriber (``HoldsDownstreamInSlot/downstream``) until the completion is delivered or the downstream
+    /// cancels. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var downstream: Downstream?
+    var held: HeldDownstream
     /// The values waiting for demand, oldest first. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
@@ -131,11 +136,11 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription, Custo
     @usableFromInline
     @exclusivity(unchecked)
     var demand = Subscribers.Demand.none
-    /// The completion to deliver after the buffered values (from upstream, or a full buffer's error).
+    /// The completion to deliver after the buffered values (``terminal``: from upstream, or a full buffer's error).
     /// Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var terminal: Subscribers.Completion<Failure>?
+    var heldTerminal: Terminal
     /// The strategy for a full buffer; `.dropNewest` once the subscription has ended, which releases a
     /// `.customError` closure. Guarded by `lock`.
     @usableFromInline
@@ -159,16 +164,34 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription, Custo
     /// `prefetch == .keepFull`.
     @usableFromInline
     let keepsFull: Bool
+    /// Runs `request(_:)` and `cancel()` as specialised code (see ``SpecialisedCall``): they work on the ring buffer
+    /// and the optionals above, each a runtime metadata lookup if run unspecialised. Immutable.
+    @usableFromInline
+    let specialised: (BufferInner, SpecialisedCall) -> Void
 
     @inlinable
     init(
         downstream: Downstream, size: Int, prefetch: Publishers.PrefetchStrategy,
         whenFull: Publishers.BufferingStrategy<Failure>
-    ) {
-        self.downstream = downstream
+    ) where HeldDownstream == Downstream?, Terminal == Subscribers.Completion<Failure>? {
+        self.held = downstream
+        heldTerminal = nil
         self.size = size
         keepsFull = prefetch == .keepFull
         self.whenFull = whenFull
+        specialised = { inner, call in
+            switch call {
+            case .request(let more): inner.requestNow(more)
+            case .cancel: inner.cancelNow()
+            }
+        }
+    }
+
+    /// ``heldTerminal`` as a plain `Optional`. Guarded by `lock`.
+    @inlinable
+    var terminal: Subscribers.Completion<Failure>? {
+        get { heldTerminal.wrapped }
+        set { heldTerminal.wrapped = newValue }
     }
 
     @usableFromInline
@@ -268,6 +291,15 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription, Custo
     @inlinable
     func request(_ more: Subscribers.Demand) {
         guard more > .none else { return }
+        specialised(self, .request(more))
+    }
+
+    @inlinable
+    func cancel() { specialised(self, .cancel) }
+
+    /// `request(_:)`'s body, specialised (see ``specialised``).
+    @inlinable
+    func requestNow(_ more: Subscribers.Demand) {
         lock.lock()
         guard downstream != nil else { return lock.unlock() }
         demand += more
@@ -276,8 +308,9 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription, Custo
         if refill > .none { link.request(refill) }
     }
 
+    /// `cancel()`'s body, specialised (see ``specialised``).
     @inlinable
-    func cancel() {
+    func cancelNow() {
         link.cancel()
         lock.lock()
         let released = (downstream, values, whenFull)

@@ -195,11 +195,15 @@ class FutureSubscriptionBase<Output, Failure: Error>: @unchecked Sendable {
 
 /// Delivers a future's result to one subscriber once it is known, the handshake is over, and (for a
 /// success) the subscriber has demand. All its state is guarded by `lock`.
+///
+/// `request(_:)` and `cancel()` run as specialised code (see ``SpecialisedCall``); the subscriber and the result are
+/// kept in ``OptionalSlot`` parameters (`HeldDownstream` is `Downstream?`, `HeldResult` is `Result<Output, Failure>?`),
+/// so the unspecialised `deinit` destroys them without a metadata lookup.
 @usableFromInline
-final class FutureSubscription<Downstream: Subscriber>: FutureSubscriptionBase<
-    Downstream.Input, Downstream.Failure
->, Subscription, CustomStringConvertible, @unchecked Sendable
-{
+final class FutureSubscription<Downstream: Subscriber, HeldDownstream: OptionalSlot, HeldResult: OptionalSlot>:
+    FutureSubscriptionBase<Downstream.Input, Downstream.Failure>, Subscription, HoldsDownstreamInSlot,
+    CustomStringConvertible, @unchecked Sendable
+where HeldDownstream.Wrapped == Downstream, HeldResult.Wrapped == Result<Downstream.Input, Downstream.Failure> {
     @usableFromInline
     typealias Output = Downstream.Input
     @usableFromInline
@@ -207,16 +211,17 @@ final class FutureSubscription<Downstream: Subscriber>: FutureSubscriptionBase<
 
     @usableFromInline
     let lock = Lock()
-    // Guarded by `lock`. `downstream == nil` means delivered or cancelled.
+    // Guarded by `lock`. `downstream == nil` (``HoldsDownstreamInSlot/downstream``) means delivered or cancelled;
+    // `heldResult` is ``result``.
     @usableFromInline
     @exclusivity(unchecked)
     var future: Future<Output, Failure>?
     @usableFromInline
     @exclusivity(unchecked)
-    var downstream: Downstream?
+    var held: HeldDownstream
     @usableFromInline
     @exclusivity(unchecked)
-    var result: Result<Output, Failure>?
+    var heldResult: HeldResult
     @usableFromInline
     @exclusivity(unchecked)
     var hasDemand = false
@@ -228,10 +233,29 @@ final class FutureSubscription<Downstream: Subscriber>: FutureSubscriptionBase<
     @exclusivity(unchecked)
     var isCancelled = false
 
+    /// Runs `request(_:)` and `cancel()` as specialised code (see ``SpecialisedCall``). Immutable.
+    @usableFromInline
+    let specialised: (FutureSubscription, SpecialisedCall) -> Void
+
     @inlinable
-    init(future: Future<Output, Failure>, downstream: Downstream) {
+    init(future: Future<Output, Failure>, downstream: Downstream)
+    where HeldDownstream == Downstream?, HeldResult == Result<Output, Failure>? {
         self.future = future
-        self.downstream = downstream
+        self.held = downstream
+        heldResult = nil
+        specialised = { subscription, call in
+            switch call {
+            case .request(let more): subscription.requestNow(more)
+            case .cancel: subscription.cancelNow()
+            }
+        }
+    }
+
+    /// ``heldResult`` as a plain `Optional`. Guarded by `lock`.
+    @inlinable
+    var result: Result<Output, Failure>? {
+        get { heldResult.wrapped }
+        set { heldResult.wrapped = newValue }
     }
 
     @usableFromInline
@@ -262,14 +286,24 @@ final class FutureSubscription<Downstream: Subscriber>: FutureSubscriptionBase<
     @inlinable
     func request(_ demand: Subscribers.Demand) {
         guard demand > .none else { return }
+        specialised(self, .request(demand))
+    }
+
+    @inlinable
+    func cancel() { specialised(self, .cancel) }
+
+    /// `request(_:)`'s body, specialised (see ``specialised``).
+    @inlinable
+    func requestNow(_ demand: Subscribers.Demand) {
         lock.lock()
         guard downstream != nil else { return lock.unlock() }
         hasDemand = true
         deliverIfReady()
     }
 
+    /// `cancel()`'s body, specialised (see ``specialised``).
     @inlinable
-    func cancel() {
+    func cancelNow() {
         lock.lock()
         let released = (downstream, future)
         downstream = nil
