@@ -59,10 +59,10 @@ where Downstream.Failure == Never {
     @usableFromInline
     let downstream: Downstream
     @usableFromInline
-    let link: ReplaceErrorLink<Downstream>
+    let link: ReplaceErrorLink<Downstream, Downstream?, Downstream.Input?>
 
     @inlinable
-    init(downstream: Downstream, link: ReplaceErrorLink<Downstream>) {
+    init(downstream: Downstream, link: ReplaceErrorLink<Downstream, Downstream?, Downstream.Input?>) {
         self.downstream = downstream
         self.link = link
     }
@@ -109,8 +109,9 @@ where Downstream.Failure == Never {
 /// own atomic, then reads the other's), and hand over with one compare-exchange, so the replacement goes
 /// exactly once.
 @usableFromInline
-final class ReplaceErrorLink<Downstream: Subscriber>: Subscription, CustomStringConvertible, @unchecked Sendable
-where Downstream.Failure == Never {
+final class ReplaceErrorLink<Downstream: Subscriber, HeldDownstream: OptionalSlot, HeldOutput: OptionalSlot>:
+    Subscription, HoldsDownstreamInSlot, CustomStringConvertible, @unchecked Sendable
+where Downstream.Failure == Never, HeldDownstream.Wrapped == Downstream, HeldOutput.Wrapped == Downstream.Input {
     @usableFromInline
     let phase = Atomic<UInt8>(ReplaceErrorPhase.live)
     /// Outstanding demand, raw (`UInt.max` = unlimited).
@@ -127,19 +128,22 @@ where Downstream.Failure == Never {
     @usableFromInline
     @exclusivity(unchecked)
     var upstream = SubscriptionSlot()
-    /// The downstream and the replacement, for the failure path; guarded by `lock`
-    /// (`@exclusivity(unchecked)`: every access is under it, or in `init`).
+    /// The downstream (``HoldsDownstreamInSlot/downstream``) and the replacement, for the failure path; guarded by
+    /// `lock` (`@exclusivity(unchecked)`: every access is under it, or in `init`). Kept in ``OptionalSlot``
+    /// parameters (`Downstream?`, `Downstream.Input?`): `cancel()` (reached through `any Subscription`) and `deinit`
+    /// run unspecialised, where an `Optional` of a generic type is a runtime metadata lookup.
     @usableFromInline
     @exclusivity(unchecked)
-    var downstream: Downstream?
+    var held: HeldDownstream
     @usableFromInline
     @exclusivity(unchecked)
-    var output: Downstream.Input?
+    var heldOutput: HeldOutput
 
     @inlinable
-    init(downstream: Downstream, output: Downstream.Input) {
-        self.downstream = downstream
-        self.output = output
+    init(downstream: Downstream, output: Downstream.Input)
+    where HeldDownstream == Downstream?, HeldOutput == Downstream.Input? {
+        self.held = downstream
+        self.heldOutput = output
     }
 
     @usableFromInline
@@ -218,9 +222,10 @@ where Downstream.Failure == Never {
             ).exchanged
         else { return }
         lock.lock()
-        let (downstream, output) = (self.downstream, self.output)
-        self.downstream = nil
-        self.output = nil
+        let downstream = self.downstream
+        let output = heldOutput.wrapped
+        held = nil
+        heldOutput = nil
         lock.unlock()
         guard let downstream else { return }
         if let output {
@@ -235,11 +240,13 @@ where Downstream.Failure == Never {
     @inlinable
     func release() {
         lock.lock()
-        let released = (downstream, output)
-        downstream = nil
-        output = nil
+        let releasedDownstream = held
+        let releasedOutput = heldOutput
+        held = nil
+        heldOutput = nil
         lock.unlock()
-        _ = released
+        _ = releasedDownstream  // both destroyed here, outside the lock
+        _ = releasedOutput
     }
 }
 

@@ -16,11 +16,17 @@
 /// Every `var` is guarded by `lock`, in this class and in its subclasses; `upstream`, `downstream` are
 /// released when the subscription ends. Nothing is called while `lock` is held. The stored properties are `final`:
 /// a subclass could otherwise override them, and every access would be a dynamic call to an unspecialised getter
-/// (a generic metadata lookup per value).
+/// (a generic metadata lookup per value). The publisher and the subscriber are kept in ``OptionalSlot`` parameters
+/// (`HeldUpstream` is `Upstream?`, `HeldDownstream` is `Downstream?`), so the unspecialised `deinit` destroys them
+/// without a metadata lookup.
 @usableFromInline
-class ResubscribingSubscription<Upstream: Publisher, Downstream: Subscriber>: Subscription, CustomStringConvertible,
-    @unchecked Sendable
-where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+class ResubscribingSubscription<
+    Upstream: Publisher, Downstream: Subscriber, HeldUpstream: OptionalSlot, HeldDownstream: OptionalSlot
+>: Subscription, HoldsDownstreamInSlot, CustomStringConvertible, @unchecked Sendable
+where
+    Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure, HeldUpstream.Wrapped == Upstream,
+    HeldDownstream.Wrapped == Downstream
+{
     @usableFromInline
     typealias Failure = Upstream.Failure
 
@@ -50,32 +56,17 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         func receive(completion: Subscribers.Completion<Failure>) { parent.attempt(generation, ended: completion) }
     }
 
-    /// What ``releaseResources()`` hands back, to be dealt with after `lock` is released: something to cancel
-    /// (a timer, a trigger's subscription) and anything else to let go of (a closure, a subject), whose
-    /// `deinit` must not run under the lock.
-    @usableFromInline
-    struct Released {
-        @usableFromInline
-        var cancel: (any Cancellable)?
-        @usableFromInline
-        var drop: Any?
-
-        @inlinable
-        init(cancel: (any Cancellable)? = nil, drop: Any? = nil) {
-            self.cancel = cancel
-            self.drop = drop
-        }
-    }
 
     @usableFromInline
     let lock = Lock()
-    // Everything below is guarded by `lock`. `downstream == nil` means ended (completed or cancelled).
+    // Everything below is guarded by `lock`. `downstream == nil` (``HoldsDownstreamInSlot/downstream``) means ended
+    // (completed or cancelled); `heldUpstream` is ``upstream``.
     @usableFromInline
     @exclusivity(unchecked)
-    final var upstream: Upstream?
+    final var heldUpstream: HeldUpstream
     @usableFromInline
     @exclusivity(unchecked)
-    final var downstream: Downstream?
+    final var held: HeldDownstream
     /// Requested by downstream and not yet delivered. Guarded by `lock`, like the `var`s below.
     @usableFromInline
     @exclusivity(unchecked)
@@ -103,14 +94,21 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     @inlinable
     init(upstream: Upstream, downstream: Downstream) {
-        self.upstream = upstream
-        self.downstream = downstream
+        heldUpstream = HeldUpstream(holding: upstream)
+        held = HeldDownstream(holding: downstream)
         specialised = { subscription, call in
             switch call {
             case .request(let more): subscription.requestNow(more)
             case .cancel: subscription.end(with: nil)
             }
         }
+    }
+
+    /// ``heldUpstream`` as a plain `Optional`. Guarded by `lock`.
+    @inlinable
+    final var upstream: Upstream? {
+        get { heldUpstream.wrapped }
+        set { heldUpstream.wrapped = newValue }
     }
 
     /// The operator's name (overridden).
@@ -129,7 +127,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     /// Called under `lock` when the subscription ends: clears the subclass's own state and returns what to
     /// cancel or drop once the lock is released.
     @usableFromInline
-    func releaseResources() -> Released { Released() }
+    func releaseResources() -> ResubscribingRelease { ResubscribingRelease() }
 
     // MARK: Downstream
 
@@ -257,5 +255,23 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         case .finished: end(with: .finished)
         case .failure(let error): attemptFailed(error)
         }
+    }
+}
+
+/// What a ``ResubscribingSubscription``'s `releaseResources()` hands back, to be dealt with after its `lock` is
+/// released: something to cancel (a timer, a trigger's subscription) and anything else to let go of (a closure, a
+/// subject), whose `deinit` must not run under the lock. Not nested in the generic class: a nested type would be
+/// generic too, and the unspecialised overrides that return it would look its metadata up.
+@usableFromInline
+struct ResubscribingRelease {
+    @usableFromInline
+    var cancel: (any Cancellable)?
+    @usableFromInline
+    var drop: Any?
+
+    @inlinable
+    init(cancel: (any Cancellable)? = nil, drop: Any? = nil) {
+        self.cancel = cancel
+        self.drop = drop
     }
 }

@@ -160,7 +160,7 @@ struct RetryDelay: Sendable {
 /// Every `var` is guarded by the base class's `lock`; `name` and `delay` are immutable.
 @usableFromInline
 final class RetrySubscription<Upstream: Publisher, Downstream: Subscriber>:
-    ResubscribingSubscription<Upstream, Downstream>, RetryTimerTarget, @unchecked Sendable
+    ResubscribingSubscription<Upstream, Downstream, Upstream?, Downstream?>, RetryTimerTarget, @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline
     let name: String
@@ -207,13 +207,13 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     }
 
     @usableFromInline
-    override func releaseResources() -> Released {
+    override func releaseResources() -> ResubscribingRelease {
         defer {
             shouldRetry = nil
             timer = nil
             pendingRetry = nil
         }
-        return Released(cancel: timer, drop: shouldRetry)
+        return ResubscribingRelease(cancel: timer, drop: shouldRetry)
     }
 
     /// Retries (at once, or after the back-off) while retries are left and `shouldRetry` agrees; otherwise

@@ -97,7 +97,7 @@ extension Publishers {
 /// Every `var` is guarded by the base class's `lock`; the failures subject is itself thread-safe.
 @usableFromInline
 final class RetryWhenSubscription<Upstream: Publisher, TriggerFailure: Error, Downstream: Subscriber>:
-    ResubscribingSubscription<Upstream, Downstream>, @unchecked Sendable
+    ResubscribingSubscription<Upstream, Downstream, Upstream?, Downstream?>, @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     /// The subscriber of the trigger. Holds the parent strongly until the parent ends, which cancels the
     /// trigger's subscription (and so lets go of this subscriber).
@@ -160,13 +160,13 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     }
 
     @usableFromInline
-    override func releaseResources() -> Released {
+    override func releaseResources() -> ResubscribingRelease {
         defer {
             failures = nil
             triggerSubscription = nil
             awaitingRetry = false
         }
-        return Released(cancel: triggerSubscription, drop: failures)
+        return ResubscribingRelease(cancel: triggerSubscription, drop: failures)
     }
 
     /// Sends the failure into the failures publisher; the trigger decides what follows.
