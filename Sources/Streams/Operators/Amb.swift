@@ -205,10 +205,21 @@ final class AmbInner<Downstream: Subscriber>: Subscription, CustomStringConverti
     @exclusivity(unchecked)
     var winner = -1
 
+    /// Runs `request(_:)` and `cancel()` as specialised code (see ``SpecialisedCall``): their bodies test and clear
+    /// `Optional`s of generic types, each a runtime metadata lookup if run unspecialised. Immutable.
+    @usableFromInline
+    let specialised: (AmbInner, SpecialisedCall) -> Void
+
     @inlinable
     init(downstream: Downstream, count: Int) {
         self.downstream = downstream
         self.links = Array(repeating: .waiting(.none), count: count)
+        specialised = { inner, call in
+            switch call {
+            case .request(let more): inner.requestNow(more)
+            case .cancel: inner.cancelNow()
+            }
+        }
     }
 
     @usableFromInline
@@ -284,7 +295,14 @@ final class AmbInner<Downstream: Subscriber>: Subscription, CustomStringConverti
     // MARK: The downstream
 
     @inlinable
-    func request(_ demand: Subscribers.Demand) {
+    func request(_ demand: Subscribers.Demand) { specialised(self, .request(demand)) }
+
+    @inlinable
+    func cancel() { specialised(self, .cancel) }
+
+    /// `request(_:)`'s body, specialised (see ``specialised``).
+    @inlinable
+    func requestNow(_ demand: Subscribers.Demand) {
         lock.lock()
         guard downstream != nil else { return lock.unlock() }
         var targets: [any Subscription] = []
@@ -299,8 +317,9 @@ final class AmbInner<Downstream: Subscriber>: Subscription, CustomStringConverti
         for target in targets { target.request(demand) }
     }
 
+    /// `cancel()`'s body, specialised (see ``specialised``).
     @inlinable
-    func cancel() {
+    func cancelNow() {
         lock.lock()
         let released = downstream
         downstream = nil

@@ -179,12 +179,23 @@ where Downstream.Input == [Element] {
     @usableFromInline
     let count: Int?
 
+    /// Runs `request(_:)` and `cancel()` as specialised code (see ``SpecialisedCall``): their bodies test and clear
+    /// `Optional`s of generic types, each a runtime metadata lookup if run unspecialised. Immutable.
+    @usableFromInline
+    let specialised: (CollectByTimeInner, SpecialisedCall) -> Void
+
     @inlinable
     init(downstream: Downstream, scheduler: any Scheduler, interval: Duration, count: Int?) {
         self.downstream = downstream
         self.scheduler = scheduler
         self.interval = interval
         self.count = count
+        specialised = { inner, call in
+            switch call {
+            case .request(let more): inner.requestNow(more)
+            case .cancel: inner.cancelNow()
+            }
+        }
     }
 
     @usableFromInline
@@ -242,7 +253,14 @@ where Downstream.Input == [Element] {
     }
 
     @inlinable
-    func request(_ more: Subscribers.Demand) {
+    func request(_ more: Subscribers.Demand) { specialised(self, .request(more)) }
+
+    @inlinable
+    func cancel() { specialised(self, .cancel) }
+
+    /// `request(_:)`'s body, specialised (see ``specialised``).
+    @inlinable
+    func requestNow(_ more: Subscribers.Demand) {
         guard more > .none else { return }
         lock.lock()
         guard downstream != nil else { return lock.unlock() }
@@ -253,8 +271,9 @@ where Downstream.Input == [Element] {
         if waiting { scheduleDrain() }
     }
 
+    /// `cancel()`'s body, specialised (see ``specialised``).
     @inlinable
-    func cancel() {
+    func cancelNow() {
         link.cancel()
         lock.lock()
         let released = (downstream, open, ready)

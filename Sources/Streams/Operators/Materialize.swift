@@ -145,7 +145,7 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Never {
-            upstream.receive(subscriber: MaterializeInner<Upstream.Output, Upstream.Failure, S>(downstream: subscriber))
+            upstream.receive(subscriber: MaterializeInner(downstream: subscriber))
         }
     }
 
@@ -176,23 +176,31 @@ extension Publishers {
 }
 
 /// `materialize`'s subscriber and subscription. The upstream subscription is held by `link`; `downstream`,
-/// `demand` and `held` are guarded by `lock`.
+/// `demand` and `pending` are guarded by `lock`.
+///
+/// The subscriber and the held completion are kept in ``OptionalSlot`` parameters (`Downstream?`,
+/// `Subscribers.Completion<UpstreamFailure>?`), so the unspecialised `deinit` destroys them without a metadata lookup.
 @usableFromInline
-final class MaterializeInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible, @unchecked Sendable
-where Downstream.Input == Event<Input, UpstreamFailure>, Downstream.Failure == Never {
+final class MaterializeInner<
+    Input, UpstreamFailure: Error, Downstream: Subscriber, HeldDownstream: OptionalSlot, Pending: OptionalSlot
+>: Subscriber, Subscription, HoldsDownstreamInSlot, CustomStringConvertible, @unchecked Sendable
+where
+    Downstream.Input == Event<Input, UpstreamFailure>, Downstream.Failure == Never,
+    HeldDownstream.Wrapped == Downstream, Pending.Wrapped == Subscribers.Completion<UpstreamFailure>
+{
     @usableFromInline
     typealias Failure = UpstreamFailure
 
     @usableFromInline
     let link = UpstreamLink()
-    /// Guards `downstream`, `demand` and `held` (`@exclusivity(unchecked)`: every access is under it, or in
+    /// Guards `downstream`, `demand` and `pending` (`@exclusivity(unchecked)`: every access is under it, or in
     /// `init`). `downstream == nil` means ended.
     @usableFromInline
     let lock = Lock()
+    /// The subscriber (``HoldsDownstreamInSlot/downstream``); `nil` once ended. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var downstream: Downstream?
+    var held: HeldDownstream
     /// Requested by the downstream and not yet delivered (guarded by `lock`).
     @usableFromInline
     @exclusivity(unchecked)
@@ -200,16 +208,36 @@ where Downstream.Input == Event<Input, UpstreamFailure>, Downstream.Failure == N
     /// The upstream's completion, held until the downstream has demand for its event (guarded by `lock`).
     @usableFromInline
     @exclusivity(unchecked)
-    var held: Subscribers.Completion<UpstreamFailure>?
+    var heldCompletion: Pending
     /// The downstream cancelled — possibly from inside the completion event's delivery, after which the
     /// `.finished` must not follow (guarded by `lock`).
     @usableFromInline
     @exclusivity(unchecked)
     var isCancelled = false
 
+    /// Runs `request(_:)` and `cancel()` as specialised code (see ``SpecialisedCall``): their bodies test and clear
+    /// `Optional`s of generic types, each a runtime metadata lookup if run unspecialised. Immutable.
+    @usableFromInline
+    let specialised: (MaterializeInner, SpecialisedCall) -> Void
+
     @inlinable
-    init(downstream: Downstream) {
-        self.downstream = downstream
+    init(downstream: Downstream)
+    where HeldDownstream == Downstream?, Pending == Subscribers.Completion<UpstreamFailure>? {
+        held = downstream
+        heldCompletion = nil
+        specialised = { inner, call in
+            switch call {
+            case .request(let more): inner.requestNow(more)
+            case .cancel: inner.cancelNow()
+            }
+        }
+    }
+
+    /// ``heldCompletion`` as a plain `Optional`. Guarded by `lock`.
+    @inlinable
+    var pending: Subscribers.Completion<UpstreamFailure>? {
+        get { heldCompletion.wrapped }
+        set { heldCompletion.wrapped = newValue }
     }
 
     @usableFromInline
@@ -247,7 +275,7 @@ where Downstream.Input == Event<Input, UpstreamFailure>, Downstream.Failure == N
         guard link.finish() else { return }
         lock.lock()
         guard let downstream, demand > .none else {
-            if self.downstream != nil { held = completion }  // delivered by the next request
+            if self.downstream != nil { pending = completion }  // delivered by the next request
             lock.unlock()
             return
         }
@@ -257,15 +285,22 @@ where Downstream.Input == Event<Input, UpstreamFailure>, Downstream.Failure == N
     }
 
     @inlinable
-    func request(_ more: Subscribers.Demand) {
+    func request(_ more: Subscribers.Demand) { specialised(self, .request(more)) }
+
+    @inlinable
+    func cancel() { specialised(self, .cancel) }
+
+    /// `request(_:)`'s body, specialised (see ``specialised``).
+    @inlinable
+    func requestNow(_ more: Subscribers.Demand) {
         guard more > .none else { return }
         lock.lock()
         guard let downstream else { return lock.unlock() }
-        if let held {
-            self.held = nil
+        if let completion = pending {
+            pending = nil
             self.downstream = nil
             lock.unlock()
-            deliver(held, to: downstream)
+            deliver(completion, to: downstream)
             return
         }
         demand += more
@@ -273,13 +308,14 @@ where Downstream.Input == Event<Input, UpstreamFailure>, Downstream.Failure == N
         link.request(more)
     }
 
+    /// `cancel()`'s body, specialised (see ``specialised``).
     @inlinable
-    func cancel() {
+    func cancelNow() {
         link.cancel()
         lock.lock()
-        let released = (downstream, held)
+        let released = (downstream, pending)
         downstream = nil
-        held = nil
+        pending = nil
         isCancelled = true
         lock.unlock()
         _ = released

@@ -114,6 +114,11 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
     @usableFromInline
     let slot = Atomic<UInt32>(0)
 
+    /// Runs `request(_:)` and `cancel()` as specialised code (see ``SpecialisedCall``): their bodies test and clear
+    /// `Optional`s of generic types, each a runtime metadata lookup if run unspecialised. Immutable.
+    @usableFromInline
+    let specialised: (ReplayConduit, SpecialisedCall) -> Void
+
     @inlinable
     init(
         parent: Parent?, downstream: Downstream, kind: ConduitKind, capacity: Int, replaying buffer: RingBuffer<Output>,
@@ -125,6 +130,12 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
         self.queue = RingBuffer(capacity: nil)
         self.backlog = buffer
         self.completion = completion
+        specialised = { inner, call in
+            switch call {
+            case .request(let more): inner.requestNow(more)
+            case .cancel: inner.cancelNow()
+            }
+        }
     }
 
     @inlinable
@@ -189,7 +200,14 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
     }
 
     @inlinable
-    func request(_ more: Subscribers.Demand) {
+    func request(_ more: Subscribers.Demand) { specialised(self, .request(more)) }
+
+    @inlinable
+    func cancel() { specialised(self, .cancel) }
+
+    /// `request(_:)`'s body, specialised (see ``specialised``).
+    @inlinable
+    func requestNow(_ more: Subscribers.Demand) {
         guard more > .none else { return }
         lock.lock()
         guard downstream != nil else { return lock.unlock() }
@@ -199,8 +217,9 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
         drain()
     }
 
+    /// `cancel()`'s body, specialised (see ``specialised``).
     @inlinable
-    func cancel() {
+    func cancelNow() {
         lock.lock()
         let released = (downstream, parent, queue, backlog)
         downstream = nil

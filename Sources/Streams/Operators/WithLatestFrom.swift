@@ -258,10 +258,21 @@ final class WithLatestFromInner<Input, OtherOutput, Downstream: Subscriber>: Sub
     @exclusivity(unchecked)
     var pendingFailure: Subscribers.Completion<Failure>?
 
+    /// Runs `request(_:)` and `cancel()` as specialised code (see ``SpecialisedCall``): their bodies test and clear
+    /// `Optional`s of generic types, each a runtime metadata lookup if run unspecialised. Immutable.
+    @usableFromInline
+    let specialised: (WithLatestFromInner, SpecialisedCall) -> Void
+
     @inlinable
     init(downstream: Downstream, resultSelector: @escaping (Input, OtherOutput) -> Downstream.Input) {
         self.downstream = downstream
         self.resultSelector = resultSelector
+        specialised = { inner, call in
+            switch call {
+            case .request(let more): inner.requestNow(more)
+            case .cancel: inner.cancelNow()
+            }
+        }
     }
 
     @usableFromInline
@@ -319,10 +330,18 @@ final class WithLatestFromInner<Input, OtherOutput, Downstream: Subscriber>: Sub
     // MARK: The downstream
 
     @inlinable
-    func request(_ demand: Subscribers.Demand) { link.request(demand) }
+    func request(_ demand: Subscribers.Demand) { specialised(self, .request(demand)) }
 
     @inlinable
-    func cancel() {
+    func cancel() { specialised(self, .cancel) }
+
+    /// `request(_:)`'s body, specialised (see ``specialised``).
+    @inlinable
+    func requestNow(_ demand: Subscribers.Demand) { link.request(demand) }
+
+    /// `cancel()`'s body, specialised (see ``specialised``).
+    @inlinable
+    func cancelNow() {
         link.cancel()
         release().other?.cancel()
     }
