@@ -34,6 +34,7 @@ extension AnyPublisher {
     /// - Parameter factory: called once per subscription with the subscription's event sink; returns what to
     ///   cancel when the subscription ends.
     /// - Returns: the type-erased ``Publishers/Create`` publisher.
+    @inlinable
     public static func create(
         _ factory: @escaping (Publishers.Create<Output, Failure>.Subscriber) -> any Cancellable
     ) -> AnyPublisher<Output, Failure> {
@@ -52,6 +53,7 @@ extension AnyPublisher {
     ///
     /// - Parameter factory: called once per subscription with the subscription's event sink; returns what to
     ///   cancel when the subscription ends.
+    @inlinable
     public init(_ factory: @escaping (Publishers.Create<Output, Failure>.Subscriber) -> any Cancellable) {
         self.init(Publishers.Create(factory: factory))
     }
@@ -85,6 +87,7 @@ extension Publishers {
         }
 
         /// Hands `subscriber` its subscription, then runs the factory for it (unless it cancelled meanwhile).
+        @inlinable
         public func receive<S: Streams.Subscriber>(subscriber: consuming S)
         where S.Input == Output, S.Failure == Failure {
             let subscription = CreateSubscription(downstream: copy subscriber)
@@ -110,19 +113,23 @@ extension Publishers {
         /// }
         /// ```
         public struct Subscriber: Sendable, CustomStringConvertible {
-            let sink: any CreateEventSink<Output, Failure>
+            @usableFromInline
+            let sink: CreateEventSink<Output, Failure>
 
-            init(sink: any CreateEventSink<Output, Failure>) { self.sink = sink }
+            @inlinable
+            init(sink: CreateEventSink<Output, Failure>) { self.sink = sink }
 
             /// Sends `value` downstream, or buffers it until the downstream requests it.
             ///
             /// - Parameter value: the value to publish.
-            public func send(_ value: Output) { sink.emit(value) }
+            @inlinable
+            public func send(_ value: Output) { sink.emitValue(sink, value) }
 
             /// Completes the subscription, after the buffered values; later sends are ignored.
             ///
             /// - Parameter completion: `.finished` or `.failure`.
-            public func send(completion: Subscribers.Completion<Failure>) { sink.emit(completion: completion) }
+            @inlinable
+            public func send(completion: Subscribers.Completion<Failure>) { sink.emitCompletion(sink, completion) }
 
             /// `Create.Subscriber`.
             public var description: String { "Create.Subscriber" }
@@ -140,12 +147,25 @@ extension Publishers.Create.Subscriber where Output == Void {
 }
 
 /// The subscription side of a ``Publishers/Create/Subscriber``: where its events go, erased from the downstream's
-/// type.
-protocol CreateEventSink<Output, Failure>: AnyObject, Sendable {
-    associatedtype Output
-    associatedtype Failure: Error
-    func emit(_ value: Output)
-    func emit(completion: Subscribers.Completion<Failure>)
+/// type. Not a protocol: a call through a protocol would run the subscription's unspecialised generic body (a
+/// runtime metadata lookup at each step of every value, and the downstream called unspecialised). The subscription
+/// sets two closures in its `init`, which client code specialises; they capture nothing (no allocation) and receive
+/// the sink back to downcast. Immutable: `Sendable`.
+@usableFromInline
+class CreateEventSink<Output, Failure: Error>: @unchecked Sendable {
+    @usableFromInline
+    let emitValue: (CreateEventSink, Output) -> Void
+    @usableFromInline
+    let emitCompletion: (CreateEventSink, Subscribers.Completion<Failure>) -> Void
+
+    @inlinable
+    init(
+        emitValue: @escaping (CreateEventSink, Output) -> Void,
+        emitCompletion: @escaping (CreateEventSink, Subscribers.Completion<Failure>) -> Void
+    ) {
+        self.emitValue = emitValue
+        self.emitCompletion = emitCompletion
+    }
 }
 
 /// One subscription to a ``Publishers/Create``: its demand, the values waiting for demand, the completion and the
@@ -156,36 +176,72 @@ protocol CreateEventSink<Output, Failure>: AnyObject, Sendable {
 /// call from inside a delivery) only updates the state. It starts set, so nothing is delivered before `run`
 /// returns from the factory. `@unchecked Sendable`: every mutable field is in `state`, read and written only with
 /// its lock held.
-final class CreateSubscription<Downstream: Subscriber>: Subscription, CreateEventSink, CustomStringConvertible,
-    @unchecked Sendable
+///
+/// Its event entry points (see ``CreateEventSink``) and `request`/`cancel` (see ``SpecialisedCall``) run as code
+/// specialised for the downstream.
+@usableFromInline
+final class CreateSubscription<Downstream: Subscriber>: CreateEventSink<Downstream.Input, Downstream.Failure>,
+    Subscription, CustomStringConvertible, @unchecked Sendable
 {
+    @usableFromInline
     typealias Output = Downstream.Input
+    @usableFromInline
     typealias Failure = Downstream.Failure
 
+    @usableFromInline
     struct State {
         /// `nil` once the subscription ended (cancelled, or the completion delivered).
+        @usableFromInline
         var downstream: Downstream?
+        @usableFromInline
         var demand = Subscribers.Demand.none
         /// Values sent without demand, oldest first (unbounded).
+        @usableFromInline
         var buffer = RingBuffer<Output>(capacity: nil)
         /// The completion sent, delivered after `buffer`.
+        @usableFromInline
         var completion: Subscribers.Completion<Failure>?
         /// One thread (or the start) is delivering; others only update the state.
+        @usableFromInline
         var isDelivering = true
         /// The factory's cancellable, once it returned and while the subscription lasts.
+        @usableFromInline
         var cancellable: (any Cancellable)?
+
+        @inlinable
+        init(downstream: Downstream) { self.downstream = downstream }
     }
 
-    private let state: Locked<State>
+    @usableFromInline
+    let state: Locked<State>
+    /// Runs `request(_:)` and `cancel()` as specialised code (see ``SpecialisedCall``). Immutable.
+    @usableFromInline
+    let specialised: (CreateSubscription, SpecialisedCall) -> Void
 
+    @inlinable
     init(downstream: Downstream) {
         state = Locked(State(downstream: downstream))
+        specialised = { subscription, call in
+            switch call {
+            case .request(let more): subscription.requestNow(more)
+            case .cancel: subscription.cancelNow()
+            }
+        }
+        // The sink handed to the factory is this subscription: `unsafeDowncast` is sound because these closures are
+        // only ever called with the sink they were stored in (see `Publishers.Create.Subscriber`).
+        super.init(
+            emitValue: { sink, value in unsafeDowncast(sink, to: CreateSubscription.self).emit(value) },
+            emitCompletion: { sink, completion in
+                unsafeDowncast(sink, to: CreateSubscription.self).emit(completion: completion)
+            })
     }
 
+    @usableFromInline
     var description: String { "Create" }
 
     /// Runs the factory (unless the downstream cancelled in `receive(subscription:)`), stores its cancellable,
     /// then delivers what the demand allows.
+    @inlinable
     func run(_ factory: (Publishers.Create<Output, Failure>.Subscriber) -> any Cancellable) {
         guard state.withLock({ $0.downstream != nil }) else { return }
         let cancellable = factory(Publishers.Create<Output, Failure>.Subscriber(sink: self))
@@ -200,6 +256,7 @@ final class CreateSubscription<Downstream: Subscriber>: Subscription, CreateEven
         drain()
     }
 
+    @inlinable
     func emit(_ value: Output) {
         state.lock()
         guard state.state.downstream != nil, state.state.completion == nil else { return state.unlock() }
@@ -209,6 +266,7 @@ final class CreateSubscription<Downstream: Subscriber>: Subscription, CreateEven
         drain()
     }
 
+    @inlinable
     func emit(completion: Subscribers.Completion<Failure>) {
         state.lock()
         guard state.state.downstream != nil, state.state.completion == nil else { return state.unlock() }
@@ -218,8 +276,18 @@ final class CreateSubscription<Downstream: Subscriber>: Subscription, CreateEven
         drain()
     }
 
+    @inlinable
     func request(_ demand: Subscribers.Demand) {
         guard demand > .none else { return }
+        specialised(self, .request(demand))
+    }
+
+    @inlinable
+    func cancel() { specialised(self, .cancel) }
+
+    /// `request(_:)`'s body, specialised (see ``specialised``).
+    @inlinable
+    func requestNow(_ demand: Subscribers.Demand) {
         state.lock()
         guard state.state.downstream != nil else { return state.unlock() }
         state.state.demand += demand
@@ -228,7 +296,9 @@ final class CreateSubscription<Downstream: Subscriber>: Subscription, CreateEven
         drain()
     }
 
-    func cancel() {
+    /// `cancel()`'s body, specialised (see ``specialised``).
+    @inlinable
+    func cancelNow() {
         let released = state.withLock { state -> (Downstream?, RingBuffer<Output>, (any Cancellable)?) in
             let released = (state.downstream, state.buffer, state.cancellable)
             state.downstream = nil
@@ -245,7 +315,8 @@ final class CreateSubscription<Downstream: Subscriber>: Subscription, CreateEven
 
     /// Called with the lock held and `isDelivering` set: delivers buffered values while there is demand, then the
     /// completion once the buffer is empty. Returns with the lock released.
-    private func drain() {
+    @inlinable
+    func drain() {
         while let downstream = state.state.downstream {
             if state.state.demand > .none, let value = state.state.buffer.popFirst() {
                 if state.state.demand != .unlimited { state.state.demand -= 1 }
