@@ -172,12 +172,7 @@ where
         heldCompletion = nil
         subscriptions = Self.repeated(nil, count: count)
         finished = Self.repeated(false, count: count)
-        specialised = { core, call in
-            switch call {
-            case .request(let more): core.requestNow(more)
-            case .cancel: core.cancelNow()
-            }
-        }
+        specialised = SpecialisedCall.forwarding()
     }
 
     /// `count` copies of `value`, from an array literal for the operators' 2 to 4 sources: `Array(repeating:count:)`
@@ -391,3 +386,6 @@ where
         }
     }
 }
+
+// `request(_:)` and `cancel()` run `requestNow(_:)` and `cancelNow()` through `specialised`.
+extension CombiningCore: SpecialisedSubscription {}

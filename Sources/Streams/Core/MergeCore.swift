@@ -134,12 +134,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
         self.downstream = DownstreamBox(downstream)
         self.forwardsDemand = forwardsDemand
         heldCompletion = nil
-        specialised = { core, call in
-            switch call {
-            case .request(let more): core.requestNow(more)
-            case .cancel: core.cancelNow()
-            }
-        }
+        specialised = SpecialisedCall.forwarding()
     }
 
     @inlinable
@@ -628,3 +623,6 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) { core.sideReceived(self, completion: completion) }
 }
+
+// `request(_:)` and `cancel()` run `requestNow(_:)` and `cancelNow()` through `specialised`.
+extension MergeCore: SpecialisedSubscription {}

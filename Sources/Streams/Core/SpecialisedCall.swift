@@ -2,18 +2,46 @@
 ///
 /// Both are reached through `any Subscription`, whose witnesses are the class's unspecialised generic bodies: there,
 /// every `Optional`, array, tuple or completion of a generic type costs a runtime metadata lookup (a hash-table probe
-/// each). A class whose `request`/`cancel` do real work on such state keeps a closure formed in its `init` (which
-/// client code specialises, so the closure's body is specialised and captures nothing: no allocation) and forwards
-/// both calls to it with one of these. Cost: one stored closure (16 bytes) and an indirect call.
+/// each). A class whose `request`/`cancel` do real work on such state conforms to ``SpecialisedSubscription``, keeps
+/// the closure ``forwarding(to:)`` makes in its `init` (which client code specialises, so the closure's body is
+/// specialised and captures nothing: no allocation) and forwards both calls to it. Cost: one stored closure
+/// (16 bytes) and an indirect call.
 ///
 /// ```swift
-/// let specialised: (Engine, SpecialisedCall) -> Void   // set in init: { $0.run($1) }
+/// let specialised: (Engine, SpecialisedCall) -> Void   // in init: specialised = SpecialisedCall.forwarding()
+/// func request(_ demand: Subscribers.Demand) { specialised(self, .request(demand)) }
 /// func cancel() { specialised(self, .cancel) }
+/// func requestNow(_ demand: Subscribers.Demand) { … }   // the bodies
+/// func cancelNow() { … }
 /// ```
 @usableFromInline
 enum SpecialisedCall {
-    /// `request(_:)` with a demand above `.none`.
+    /// `request(_:)`.
     case request(Subscribers.Demand)
     /// `cancel()`.
     case cancel
+
+    /// The closure a ``SpecialisedSubscription`` stores and forwards `request(_:)` and `cancel()` to: it calls
+    /// `requestNow(_:)` or `cancelNow()`. Call it from the class's `init`, where `Subscription` is concrete.
+    @inlinable
+    static func forwarding<Subscription: SpecialisedSubscription>(
+        to _: Subscription.Type = Subscription.self
+    ) -> (Subscription, SpecialisedCall) -> Void {
+        { subscription, call in
+            switch call {
+            case .request(let demand): subscription.requestNow(demand)
+            case .cancel: subscription.cancelNow()
+            }
+        }
+    }
+}
+
+/// A subscription whose `request(_:)` and `cancel()` forward to a ``SpecialisedCall/forwarding(to:)`` closure: these
+/// are the bodies that closure runs, specialised.
+@usableFromInline
+protocol SpecialisedSubscription: AnyObject {
+    /// `request(_:)`'s body.
+    func requestNow(_ demand: Subscribers.Demand)
+    /// `cancel()`'s body.
+    func cancelNow()
 }

@@ -214,12 +214,7 @@ final class AmbInner<Downstream: Subscriber>: Subscription, CustomStringConverti
     init(downstream: Downstream, count: Int) {
         self.downstream = downstream
         self.links = Array(repeating: .waiting(.none), count: count)
-        specialised = { inner, call in
-            switch call {
-            case .request(let more): inner.requestNow(more)
-            case .cancel: inner.cancelNow()
-            }
-        }
+        specialised = SpecialisedCall.forwarding()
     }
 
     @usableFromInline
@@ -332,3 +327,6 @@ final class AmbInner<Downstream: Subscriber>: Subscription, CustomStringConverti
         for subscription in live { subscription.cancel() }
     }
 }
+
+// `request(_:)` and `cancel()` run `requestNow(_:)` and `cancelNow()` through `specialised`.
+extension AmbInner: SpecialisedSubscription {}

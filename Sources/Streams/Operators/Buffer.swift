@@ -179,12 +179,7 @@ where HeldDownstream.Wrapped == Downstream, Terminal.Wrapped == Subscribers.Comp
         self.size = size
         keepsFull = prefetch == .keepFull
         self.whenFull = whenFull
-        specialised = { inner, call in
-            switch call {
-            case .request(let more): inner.requestNow(more)
-            case .cancel: inner.cancelNow()
-            }
-        }
+        specialised = SpecialisedCall.forwarding()
     }
 
     /// ``heldTerminal`` as a plain `Optional`. Guarded by `lock`.
@@ -371,3 +366,6 @@ where HeldDownstream.Wrapped == Downstream, Terminal.Wrapped == Subscribers.Comp
         return false
     }
 }
+
+// `request(_:)` and `cancel()` run `requestNow(_:)` and `cancelNow()` through `specialised`.
+extension BufferInner: SpecialisedSubscription {}

@@ -190,12 +190,7 @@ where Downstream.Input == [Element] {
         self.scheduler = scheduler
         self.interval = interval
         self.count = count
-        specialised = { inner, call in
-            switch call {
-            case .request(let more): inner.requestNow(more)
-            case .cancel: inner.cancelNow()
-            }
-        }
+        specialised = SpecialisedCall.forwarding()
     }
 
     @usableFromInline
@@ -415,3 +410,6 @@ where Downstream.Input == [Element] {
         return false
     }
 }
+
+// `request(_:)` and `cancel()` run `requestNow(_:)` and `cancelNow()` through `specialised`.
+extension CollectByTimeInner: SpecialisedSubscription {}

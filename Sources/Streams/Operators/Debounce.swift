@@ -242,12 +242,7 @@ where HeldDownstream.Wrapped == Downstream {
         held = HeldDownstream(holding: downstream)
         self.dueTime = dueTime
         self.scheduler = scheduler
-        specialised = { inner, call in
-            switch call {
-            case .request(let more): inner.requestNow(more)
-            case .cancel: inner.cancelNow()
-            }
-        }
+        specialised = SpecialisedCall.forwarding()
     }
 
     @usableFromInline
@@ -350,3 +345,6 @@ where HeldDownstream.Wrapped == Downstream {
         }
     }
 }
+
+// `request(_:)` and `cancel()` run `requestNow(_:)` and `cancelNow()` through `specialised`.
+extension DebounceInner: SpecialisedSubscription {}

@@ -100,12 +100,7 @@ where HeldDownstream.Wrapped == Downstream {
         held = HeldDownstream(holding: downstream)
         self.interval = interval
         self.scheduler = scheduler
-        specialised = { inner, call in
-            switch call {
-            case .request(let more): inner.requestNow(more)
-            case .cancel: inner.cancelNow()
-            }
-        }
+        specialised = SpecialisedCall.forwarding()
     }
 
     @usableFromInline
@@ -245,3 +240,6 @@ struct PendingTimers {
         for entry in entries[head...] { entry.handle.cancel() }
     }
 }
+
+// `request(_:)` and `cancel()` run `requestNow(_:)` and `cancelNow()` through `specialised`.
+extension DelayInner: SpecialisedSubscription {}

@@ -225,12 +225,7 @@ where
     where HeldDownstream == Downstream?, Pending == Subscribers.Completion<UpstreamFailure>? {
         held = downstream
         heldCompletion = nil
-        specialised = { inner, call in
-            switch call {
-            case .request(let more): inner.requestNow(more)
-            case .cancel: inner.cancelNow()
-            }
-        }
+        specialised = SpecialisedCall.forwarding()
     }
 
     /// ``heldCompletion`` as a plain `Optional`. Guarded by `lock`.
@@ -415,3 +410,6 @@ where Downstream.Input == Input.Output, Downstream.Failure == Input.Failure {
         return released
     }
 }
+
+// `request(_:)` and `cancel()` run `requestNow(_:)` and `cancelNow()` through `specialised`.
+extension MaterializeInner: SpecialisedSubscription {}

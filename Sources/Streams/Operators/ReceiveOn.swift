@@ -84,12 +84,7 @@ where HeldDownstream.Wrapped == Downstream {
     init(downstream: Downstream, scheduler: any Scheduler) {
         held = HeldDownstream(holding: downstream)
         self.scheduler = scheduler
-        specialised = { inner, call in
-            switch call {
-            case .request(let more): inner.requestNow(more)
-            case .cancel: inner.cancelNow()
-            }
-        }
+        specialised = SpecialisedCall.forwarding()
     }
 
     @usableFromInline
@@ -151,3 +146,6 @@ where HeldDownstream.Wrapped == Downstream {
     }
 
 }
+
+// `request(_:)` and `cancel()` run `requestNow(_:)` and `cancelNow()` through `specialised`.
+extension ReceiveOnInner: SpecialisedSubscription {}

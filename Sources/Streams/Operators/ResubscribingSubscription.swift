@@ -96,12 +96,7 @@ where
     init(upstream: Upstream, downstream: Downstream) {
         heldUpstream = HeldUpstream(holding: upstream)
         held = HeldDownstream(holding: downstream)
-        specialised = { subscription, call in
-            switch call {
-            case .request(let more): subscription.requestNow(more)
-            case .cancel: subscription.end(with: nil)
-            }
-        }
+        specialised = SpecialisedCall.forwarding()
     }
 
     /// ``heldUpstream`` as a plain `Optional`. Guarded by `lock`.
@@ -152,6 +147,10 @@ where
 
     @inlinable
     final func cancel() { specialised(self, .cancel) }
+
+    /// `cancel()`'s body, specialised (see ``specialised``): ends without a completion.
+    @inlinable
+    final func cancelNow() { end(with: nil) }
 
     /// `request(_:)`'s body, specialised (see ``specialised``).
     @inlinable
@@ -275,3 +274,6 @@ struct ResubscribingRelease {
         self.drop = drop
     }
 }
+
+// `request(_:)` and `cancel()` run `requestNow(_:)` and `cancelNow()` through `specialised`.
+extension ResubscribingSubscription: SpecialisedSubscription {}

@@ -130,12 +130,7 @@ where Downstream.Input == Parent.Output, Downstream.Failure == Parent.Failure {
         self.queue = RingBuffer(capacity: nil)
         self.backlog = buffer
         self.completion = completion
-        specialised = { inner, call in
-            switch call {
-            case .request(let more): inner.requestNow(more)
-            case .cancel: inner.cancelNow()
-            }
-        }
+        specialised = SpecialisedCall.forwarding()
     }
 
     @inlinable
@@ -268,3 +263,6 @@ extension ReplayConduit: CustomReflectable {
     @usableFromInline
     var customMirror: Mirror { Mirror(self, children: [:]) }
 }
+
+// `request(_:)` and `cancel()` run `requestNow(_:)` and `cancelNow()` through `specialised`.
+extension ReplayConduit: SpecialisedSubscription {}

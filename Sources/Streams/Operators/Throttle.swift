@@ -265,12 +265,7 @@ where HeldDownstream.Wrapped == Downstream {
         held = HeldDownstream(holding: downstream)
         self.scheduler = scheduler
         machine = Machine(latest: latest, interval: interval)
-        specialised = { inner, call in
-            switch call {
-            case .request(let more): inner.requestNow(more)
-            case .cancel: inner.cancelNow()
-            }
-        }
+        specialised = SpecialisedCall.forwarding()
     }
 
     @usableFromInline
@@ -348,3 +343,6 @@ where HeldDownstream.Wrapped == Downstream {
         downstream.receive(completion: completion)
     }
 }
+
+// `request(_:)` and `cancel()` run `requestNow(_:)` and `cancelNow()` through `specialised`.
+extension ThrottleInner: SpecialisedSubscription {}

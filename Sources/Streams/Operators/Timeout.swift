@@ -123,12 +123,7 @@ where HeldDownstream.Wrapped == Downstream {
         self.interval = interval
         self.scheduler = scheduler
         self.customError = customError
-        specialised = { inner, call in
-            switch call {
-            case .request(let more): inner.requestNow(more)
-            case .cancel: inner.cancelNow()
-            }
-        }
+        specialised = SpecialisedCall.forwarding()
     }
 
     @usableFromInline
@@ -256,3 +251,6 @@ where HeldDownstream.Wrapped == Downstream {
     }
 
 }
+
+// `request(_:)` and `cancel()` run `requestNow(_:)` and `cancelNow()` through `specialised`.
+extension TimeoutInner: SpecialisedSubscription {}

@@ -267,12 +267,7 @@ final class WithLatestFromInner<Input, OtherOutput, Downstream: Subscriber>: Sub
     init(downstream: Downstream, resultSelector: @escaping (Input, OtherOutput) -> Downstream.Input) {
         self.downstream = downstream
         self.resultSelector = resultSelector
-        specialised = { inner, call in
-            switch call {
-            case .request(let more): inner.requestNow(more)
-            case .cancel: inner.cancelNow()
-            }
-        }
+        specialised = SpecialisedCall.forwarding()
     }
 
     @usableFromInline
@@ -425,3 +420,6 @@ final class WithLatestFromInner<Input, OtherOutput, Downstream: Subscriber>: Sub
         return (released, selector, value, live)
     }
 }
+
+// `request(_:)` and `cancel()` run `requestNow(_:)` and `cancelNow()` through `specialised`.
+extension WithLatestFromInner: SpecialisedSubscription {}

@@ -221,12 +221,7 @@ final class CreateSubscription<Downstream: Subscriber>: CreateEventSink<Downstre
     @inlinable
     init(downstream: Downstream) {
         state = Locked(State(downstream: downstream))
-        specialised = { subscription, call in
-            switch call {
-            case .request(let more): subscription.requestNow(more)
-            case .cancel: subscription.cancelNow()
-            }
-        }
+        specialised = SpecialisedCall.forwarding()
         // The sink handed to the factory is this subscription: `unsafeDowncast` is sound because these closures are
         // only ever called with the sink they were stored in (see `Publishers.Create.Subscriber`).
         super.init(
@@ -340,3 +335,6 @@ final class CreateSubscription<Downstream: Subscriber>: CreateEventSink<Downstre
         state.unlock()
     }
 }
+
+// `request(_:)` and `cancel()` run `requestNow(_:)` and `cancelNow()` through `specialised`.
+extension CreateSubscription: SpecialisedSubscription {}

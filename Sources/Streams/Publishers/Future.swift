@@ -243,12 +243,7 @@ where HeldDownstream.Wrapped == Downstream, HeldResult.Wrapped == Result<Downstr
         self.future = future
         self.held = downstream
         heldResult = nil
-        specialised = { subscription, call in
-            switch call {
-            case .request(let more): subscription.requestNow(more)
-            case .cancel: subscription.cancelNow()
-            }
-        }
+        specialised = SpecialisedCall.forwarding()
     }
 
     /// ``heldResult`` as a plain `Optional`. Guarded by `lock`.
@@ -336,3 +331,6 @@ where HeldDownstream.Wrapped == Downstream, HeldResult.Wrapped == Result<Downstr
         }
     }
 }
+
+// `request(_:)` and `cancel()` run `requestNow(_:)` and `cancelNow()` through `specialised`.
+extension FutureSubscription: SpecialisedSubscription {}
