@@ -277,7 +277,8 @@ import Testing
                 inside.wrappingSubtract(1, ordering: .acquiringAndReleasing)
             }
             let core = CombiningCore<
-                ArrivalOrder<Forwarded>, Never, ConcurrentDownstream, ConcurrentDownstream?, Subscribers.Completion<Never>?
+                ArrivalOrder<Forwarded>, Never, ConcurrentDownstream, ConcurrentDownstream?,
+                Subscribers.Completion<Never>?
             >(
                 state: ArrivalOrder(), count: 2, downstream: downstream)
             core.start()

@@ -56,7 +56,6 @@ where
         func receive(completion: Subscribers.Completion<Failure>) { parent.attempt(generation, ended: completion) }
     }
 
-
     @usableFromInline
     let lock = Lock()
     // Everything below is guarded by `lock`. `downstream == nil` (``HoldsDownstreamInSlot/downstream``) means ended

@@ -58,7 +58,9 @@ where NextSlot.Wrapped == Next {
     /// Stores `leg`'s subscription. The first one also sends this handoff downstream; the second one is
     /// asked for the demand carried over. A stale or duplicate subscription is cancelled.
     @inlinable
-    func attach<Downstream: Subscriber>(_ subscription: any Subscription, from leg: HandoffLeg, to downstream: Downstream) {
+    func attach<Downstream: Subscriber>(
+        _ subscription: any Subscription, from leg: HandoffLeg, to downstream: Downstream
+    ) {
         lock.lock()
         guard phase.load(ordering: .relaxed) == code(leg), current == nil else {
             lock.unlock()

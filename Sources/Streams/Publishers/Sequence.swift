@@ -50,8 +50,9 @@ extension Sequence {
 /// `Upcoming` is `Values.Element?`): `request(_:)`, `cancel()` and `deinit` run unspecialised, and an `Optional`
 /// stored property would cost them a runtime metadata lookup each.
 @usableFromInline
-final class ValuesSubscription<Values: Sequence, Downstream: Subscriber, HeldDownstream: OptionalSlot,
-    Upcoming: OptionalSlot>: Subscription, HoldsDownstreamInSlot, CustomStringConvertible, @unchecked Sendable
+final class ValuesSubscription<
+    Values: Sequence, Downstream: Subscriber, HeldDownstream: OptionalSlot, Upcoming: OptionalSlot
+>: Subscription, HoldsDownstreamInSlot, CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == Values.Element, HeldDownstream.Wrapped == Downstream, Upcoming.Wrapped == Values.Element {
     @usableFromInline
     let lock = Lock()
