@@ -169,8 +169,9 @@ extension Publishers {
         @inline(__always)
         public consuming func receive<S: Subscriber>(subscriber: consuming S)
         where S.Input == Output, S.Failure == Failure {
-            let inner = WithLatestFromInner<Upstream.Output, Other.Output, S>(
-                downstream: subscriber, resultSelector: resultSelector)
+            let inner = WithLatestFromInner<
+                Upstream.Output, Other.Output, S, S?, Other.Output?, Subscribers.Completion<Failure>?
+            >(downstream: subscriber, resultSelector: resultSelector)
             inner.start()
             other.receive(subscriber: WithLatestFromOtherSubscriber(receiver: inner))
             upstream.receive(subscriber: inner)
@@ -189,10 +190,15 @@ struct WithLatestFromOtherSubscriber<Input, UpstreamOutput, Downstream: Subscrib
     /// Weak: a publisher that keeps its subscriber after the end (as a subject may until it completes) must
     /// not keep the operator alive; the operator is held by its upstream and its downstream while it matters.
     @usableFromInline
-    weak var receiver: WithLatestFromInner<UpstreamOutput, Input, Downstream>?
+    weak var receiver: Receiver?
+
+    @usableFromInline
+    typealias Receiver = WithLatestFromInner<
+        UpstreamOutput, Input, Downstream, Downstream?, Input?, Subscribers.Completion<Downstream.Failure>?
+    >
 
     @inlinable
-    init(receiver: WithLatestFromInner<UpstreamOutput, Input, Downstream>) { self.receiver = receiver }
+    init(receiver: Receiver) { self.receiver = receiver }
 
     @usableFromInline
     var description: String { "WithLatestFrom.Other" }
@@ -221,9 +227,18 @@ struct WithLatestFromOtherSubscriber<Input, UpstreamOutput, Downstream: Subscrib
 /// The other publisher may fail on another thread while an upstream value is being delivered: whoever finds no
 /// delivery in progress takes the downstream and sends the failure; otherwise the delivering thread sends it
 /// when its call returns, so calls to the downstream never overlap.
+///
+/// The subscriber, the other's latest value and a pending failure are kept in ``OptionalSlot`` parameters
+/// (`Downstream?`, `OtherOutput?`, `Subscribers.Completion<Failure>?`), so the unspecialised `deinit` destroys them
+/// without a metadata lookup.
 @usableFromInline
-final class WithLatestFromInner<Input, OtherOutput, Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible, @unchecked Sendable
+final class WithLatestFromInner<
+    Input, OtherOutput, Downstream: Subscriber, HeldDownstream: OptionalSlot, Latest: OptionalSlot,
+    Pending: OptionalSlot
+>: Subscriber, Subscription, HoldsDownstreamInSlot, CustomStringConvertible, @unchecked Sendable
+where
+    HeldDownstream.Wrapped == Downstream, Latest.Wrapped == OtherOutput,
+    Pending.Wrapped == Subscribers.Completion<Downstream.Failure>
 {
     @usableFromInline
     typealias Failure = Downstream.Failure
@@ -233,17 +248,18 @@ final class WithLatestFromInner<Input, OtherOutput, Downstream: Subscriber>: Sub
     /// Guards every `var` below (`@exclusivity(unchecked)`: every access is under it, or in `init`).
     @usableFromInline
     let lock = Lock()
+    /// The subscriber (``HoldsDownstreamInSlot/downstream``). Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var downstream: Downstream?
+    var held: HeldDownstream
     /// Released at the end. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     var resultSelector: ((Input, OtherOutput) -> Downstream.Input)?
-    /// The other publisher's latest value. Guarded by `lock`.
+    /// The other publisher's latest value (``latest``). Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var latest: OtherOutput?
+    var heldLatest: Latest
     /// The other publisher's subscription. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
@@ -256,7 +272,7 @@ final class WithLatestFromInner<Input, OtherOutput, Downstream: Subscriber>: Sub
     /// by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var pendingFailure: Subscribers.Completion<Failure>?
+    var heldFailure: Pending
 
     /// Runs `request(_:)` and `cancel()` as specialised code (see ``SpecialisedCall``): their bodies test and clear
     /// `Optional`s of generic types, each a runtime metadata lookup if run unspecialised. Immutable.
@@ -264,10 +280,27 @@ final class WithLatestFromInner<Input, OtherOutput, Downstream: Subscriber>: Sub
     let specialised: (WithLatestFromInner, SpecialisedCall) -> Void
 
     @inlinable
-    init(downstream: Downstream, resultSelector: @escaping (Input, OtherOutput) -> Downstream.Input) {
-        self.downstream = downstream
+    init(downstream: Downstream, resultSelector: @escaping (Input, OtherOutput) -> Downstream.Input)
+    where HeldDownstream == Downstream?, Latest == OtherOutput?, Pending == Subscribers.Completion<Failure>? {
+        held = downstream
+        heldLatest = nil
+        heldFailure = nil
         self.resultSelector = resultSelector
         specialised = SpecialisedCall.forwarding()
+    }
+
+    /// ``heldLatest`` as a plain `Optional`. Guarded by `lock`.
+    @inlinable
+    var latest: OtherOutput? {
+        get { heldLatest.wrapped }
+        set { heldLatest.wrapped = newValue }
+    }
+
+    /// ``heldFailure`` as a plain `Optional`. Guarded by `lock`.
+    @inlinable
+    var pendingFailure: Subscribers.Completion<Failure>? {
+        get { heldFailure.wrapped }
+        set { heldFailure.wrapped = newValue }
     }
 
     @usableFromInline
