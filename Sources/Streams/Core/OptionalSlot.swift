@@ -37,8 +37,9 @@ extension OptionalSlot {
 
 /// A class that keeps its subscriber in an ``OptionalSlot`` field, `held` (instantiated as `Downstream?`), so that its
 /// unspecialised `cancel()` and `deinit` clear and destroy it without a metadata lookup (they use `held` directly).
-/// Specialised code reads and writes it as a plain `Optional` through ``downstream``. Used by `delay`,
-/// `receive(on:)`, `timeout`, `debounce` and `throttle`.
+/// Specialised code reads and writes it as a plain `Optional` through ``downstream``. Used by the timing operators,
+/// `Sequence.publisher`, `HeldResultCore`, `CombiningCore`, `buffer`, `Future`, `replaceError`, `retry` and others
+/// (Docs/Architecture.md lists them).
 @usableFromInline
 protocol HoldsDownstreamInSlot: AnyObject {
     associatedtype Downstream

@@ -104,7 +104,8 @@ where Downstream.Failure == Never {
 ///
 /// `phase` (`live` → `holding` → `ended`, or `live` → `ended`) is one atomic; `demand` another. The
 /// upstream subscription is written once, before the downstream can see this link, and only read after. The
-/// lock guards `downstream` and `output`, kept here for the replacement, and released when the stream ends.
+/// lock guards the downstream and the replacement (`held`, `heldOutput`), kept here for the failure path, and released
+/// when the stream ends.
 /// A failure and a racing request decide who delivers with sequentially consistent steps (each writes its
 /// own atomic, then reads the other's), and hand over with one compare-exchange, so the replacement goes
 /// exactly once.
