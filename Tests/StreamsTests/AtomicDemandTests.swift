@@ -4,7 +4,7 @@ import Testing
 
 @testable import Streams
 
-/// The demand counter in an atomic word (Sources/Streams/Core/AtomicDemand.swift) that the lock-free links count
+/// The demand counter in an atomic word (Sources/Streams/Internals/AtomicDemand.swift) that the lock-free links count
 /// with: it adds and saturates like `Subscribers.Demand`, never goes below zero, and loses nothing when threads
 /// race.
 @Suite struct AtomicDemandTests {

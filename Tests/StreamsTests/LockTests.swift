@@ -3,7 +3,7 @@ import Testing
 
 @testable import Streams
 
-/// The one lock type of the package (Sources/Streams/Core/Lock.swift): `Lock` and `Locked` exclude each other's
+/// The one lock type of the package (Sources/Streams/Internals/Lock.swift): `Lock` and `Locked` exclude each other's
 /// critical sections across threads, return what the body returns, and release the lock when the body throws.
 /// Run under the thread sanitizer in `.ci/run`, which sees the pthread mutex underneath.
 @Suite struct LockTests {
