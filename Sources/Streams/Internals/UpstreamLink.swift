@@ -1,8 +1,14 @@
-/// The lock-protected link from an operator to its upstream subscription.
+/// The lock-protected link from an operator to its upstream subscription, and the operator's one lock.
 ///
-/// Most operators hold one: it stores the upstream subscription once, forwards `request` and
-/// `cancel` to it, and records termination so an operator sends at most one completion and
-/// nothing after `cancel()`. Cancelling releases the subscription; no method calls out under the lock.
+/// The one-upstream operators whose state other threads touch (a timer, a buffer drained on request) hold one:
+/// it stores the upstream subscription once, forwards `request` and `cancel` to it, and records termination so an
+/// operator sends at most one completion and nothing after `cancel()`. Cancelling releases the subscription; no
+/// method calls out under the lock.
+///
+/// Its mutex is also the operator's: the operator guards its own fields with ``lock()``/``unlock()`` and
+/// ``withLock(_:)`` rather than a second `Lock`, so a subscription costs one mutex and one allocation for both. The
+/// link's own methods take that mutex themselves, so the operator calls them only while it does not hold it (the
+/// mutex is not recursive).
 ///
 /// A value with reference semantics (copies share the link), stored as one heap object: the state and
 /// its mutex together.
@@ -49,17 +55,32 @@ package struct UpstreamLink: Sendable {
     @inlinable
     var state: UnsafeMutablePointer<State> { guarded.storage.headerPointer }
 
+    /// Acquires the mutex, for the owning operator's own fields. Pair with ``unlock()``; never call the link's other
+    /// methods in between.
     @inlinable
-    var lock: Locked<State> { guarded }
+    package func lock() { guarded.lock() }
+
+    /// Releases the mutex.
+    @inlinable
+    package func unlock() { guarded.unlock() }
+
+    /// Runs `body` with the mutex held (for the owning operator's own fields) and returns its result. `body` must not
+    /// call out, nor call the link's other methods.
+    @inlinable
+    package func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
+        guarded.lock()
+        defer { guarded.unlock() }
+        return try body()
+    }
 
     /// Stores the upstream subscription. Returns `false` (and cancels `subscription`) if one was
     /// already stored or the link has ended. Demand requested before it arrived is forwarded now.
     @inlinable
     package func attach(_ subscription: any Subscription) -> Bool {
-        lock.lock()
+        lock()
         let state = self.state
         guard state.pointee.phase == .waiting else {
-            lock.unlock()
+            unlock()
             subscription.cancel()
             return false
         }
@@ -67,7 +88,7 @@ package struct UpstreamLink: Sendable {
         state.pointee.phase = .subscribed
         state.pointee.pending = .none
         NoSubscription.replace(&state.pointee.subscription, with: subscription)
-        lock.unlock()
+        unlock()
         if pending > .none { subscription.request(pending) }
         return true
     }
@@ -75,18 +96,18 @@ package struct UpstreamLink: Sendable {
     /// Forwards demand upstream (or keeps it until the subscription arrives); ignored after the end.
     @inlinable
     package func request(_ demand: Subscribers.Demand) {
-        lock.lock()
+        lock()
         let state = self.state
         switch state.pointee.phase {
         case .waiting:
             state.pointee.pending += demand
-            lock.unlock()
+            unlock()
         case .subscribed:
             let subscription = state.pointee.subscription  // a cancel may release the stored one meanwhile
-            lock.unlock()
+            unlock()
             subscription.request(demand)
         case .terminal:
-            lock.unlock()
+            unlock()
         }
     }
 
@@ -100,18 +121,18 @@ package struct UpstreamLink: Sendable {
     /// caller forwards exactly one completion. The subscription is released after the lock.
     @inlinable
     package func finish() -> Bool {
-        lock.lock()
+        lock()
         let state = self.state
         let previous = state.pointee.phase
         guard previous != .terminal else {
-            lock.unlock()
+            unlock()
             return false
         }
         state.pointee.phase = .terminal
         // Moved out (not copied) and released after unlocking.
         let released: any Subscription =
             previous == .subscribed ? NoSubscription.take(&state.pointee.subscription) : NoSubscription()
-        lock.unlock()
+        unlock()
         _ = consume released
         return true
     }
@@ -120,13 +141,13 @@ package struct UpstreamLink: Sendable {
     /// and cancels upstream. Returns `true` only if the link was still live.
     @inlinable
     package func finishAndCancel() -> Bool {
-        lock.lock()
+        lock()
         let state = self.state
         let previous = state.pointee.phase
         state.pointee.phase = .terminal
         let taken: any Subscription =
             previous == .subscribed ? NoSubscription.take(&state.pointee.subscription) : NoSubscription()  // moved
-        lock.unlock()
+        unlock()
         if previous == .subscribed { taken.cancel() }
         return previous != .terminal
     }
@@ -134,8 +155,8 @@ package struct UpstreamLink: Sendable {
     /// Whether the link has ended (completed or cancelled).
     @inlinable
     package var isTerminal: Bool {
-        lock.lock()
-        defer { lock.unlock() }
+        lock()
+        defer { unlock() }
         return state.pointee.phase == .terminal
     }
 }

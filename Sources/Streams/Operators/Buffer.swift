@@ -102,7 +102,7 @@ extension Publishers {
     }
 }
 
-/// `buffer`'s subscriber and subscription. Sound as `@unchecked Sendable`: every `var` is guarded by `lock`,
+/// `buffer`'s subscriber and subscription. Sound as `@unchecked Sendable`: every `var` is guarded by `link`'s lock,
 /// the upstream subscription is held by `link`, the `let`s are immutable. Values are delivered by
 /// ``drain()``, one thread at a time (`isDelivering`), outside the lock.
 ///
@@ -118,44 +118,43 @@ where HeldDownstream.Wrapped == Downstream, Terminal.Wrapped == Subscribers.Comp
     @usableFromInline
     typealias Failure = Downstream.Failure
 
+    /// The upstream subscription, and the one lock of this subscription: it guards every `var` below
+    /// (`@exclusivity(unchecked)`: each access is under it, or in `init`).
     @usableFromInline
     let link = UpstreamLink()
-    /// Guards every `var` below (`@exclusivity(unchecked)`: each access is under it, or in `init`).
-    @usableFromInline
-    let lock = Lock()
     /// The subscriber (``HoldsDownstreamInSlot/downstream``) until the completion is delivered or the downstream
-    /// cancels. Guarded by `lock`.
+    /// cancels. Guarded by `link`'s lock.
     @usableFromInline
     @exclusivity(unchecked)
     var held: HeldDownstream
-    /// The values waiting for demand, oldest first. Guarded by `lock`.
+    /// The values waiting for demand, oldest first. Guarded by `link`'s lock.
     @usableFromInline
     @exclusivity(unchecked)
     var values = RingBuffer<Downstream.Input>(capacity: nil)
-    /// What the downstream may still receive. Guarded by `lock`.
+    /// What the downstream may still receive. Guarded by `link`'s lock.
     @usableFromInline
     @exclusivity(unchecked)
     var demand = Subscribers.Demand.none
     /// The completion to deliver after the buffered values (``terminal``: from upstream, or a full buffer's error).
-    /// Guarded by `lock`.
+    /// Guarded by `link`'s lock.
     @usableFromInline
     @exclusivity(unchecked)
     var heldTerminal: Terminal
     /// The strategy for a full buffer; `.dropNewest` once the subscription has ended, which releases a
-    /// `.customError` closure. Guarded by `lock`.
+    /// `.customError` closure. Guarded by `link`'s lock.
     @usableFromInline
     @exclusivity(unchecked)
     var whenFull: Publishers.BufferingStrategy<Failure>
-    /// The downstream has been handed its subscription: nothing is delivered before. Guarded by `lock`.
+    /// The downstream has been handed its subscription: nothing is delivered before. Guarded by `link`'s lock.
     @usableFromInline
     @exclusivity(unchecked)
     var isAttached = false
     /// `terminal` is a full buffer's error: delivered only by a request's drain (after what that request
-    /// allows), never at once. Guarded by `lock`.
+    /// allows), never at once. Guarded by `link`'s lock.
     @usableFromInline
     @exclusivity(unchecked)
     var failureAwaitsRequest = false
-    /// A thread is in ``drain()``. Guarded by `lock`.
+    /// A thread is in ``drain()``. Guarded by `link`'s lock.
     @usableFromInline
     @exclusivity(unchecked)
     var isDelivering = false
@@ -182,7 +181,7 @@ where HeldDownstream.Wrapped == Downstream, Terminal.Wrapped == Subscribers.Comp
         specialised = SpecialisedCall.forwarding()
     }
 
-    /// ``heldTerminal`` as a plain `Optional`. Guarded by `lock`.
+    /// ``heldTerminal`` as a plain `Optional`. Guarded by `link`'s lock.
     @inlinable
     var terminal: Subscribers.Completion<Failure>? {
         get { heldTerminal.wrapped }
@@ -197,7 +196,7 @@ where HeldDownstream.Wrapped == Downstream, Terminal.Wrapped == Subscribers.Comp
         guard link.attach(subscription) else { return }
         let initial: Subscribers.Demand = keepsFull ? .max(size) : .unlimited
         if initial > .none { link.request(initial) }
-        let downstream = lock.withLock { () -> Downstream? in
+        let downstream = link.withLock { () -> Downstream? in
             isAttached = true
             return self.downstream
         }
@@ -209,9 +208,9 @@ where HeldDownstream.Wrapped == Downstream, Terminal.Wrapped == Subscribers.Comp
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        lock.lock()
+        link.lock()
         guard downstream != nil, terminal == nil else {
-            lock.unlock()
+            link.unlock()
             return .none
         }
         guard values.count >= size else {
@@ -221,36 +220,36 @@ where HeldDownstream.Wrapped == Downstream, Terminal.Wrapped == Subscribers.Comp
             if values.isEmpty, demand > .none, isAttached, !isDelivering, let downstream {
                 demand -= 1
                 isDelivering = true
-                lock.unlock()
+                link.unlock()
                 let more = downstream.receive(input)
-                lock.lock()
+                link.lock()
                 if self.downstream != nil { demand += more }
                 isDelivering = false
                 let arrivedMeanwhile = !values.isEmpty || terminal != nil
-                lock.unlock()
+                link.unlock()
                 let refill = arrivedMeanwhile ? drain() : .none
                 return keepsFull ? refill + .max(1) : refill
             }
             values.append(input)
-            lock.unlock()
+            link.unlock()
             return drain()
         }
         switch whenFull {
         case .dropNewest:
-            lock.unlock()
+            link.unlock()
             return .none
         case .dropOldest:
             guard size > 0 else {
-                lock.unlock()
+                link.unlock()
                 return .none
             }
             let dropped = values.popFirst()
             values.append(input)
-            lock.unlock()
+            link.unlock()
             _ = dropped  // released here, outside the lock
             return drain()
         case .customError(let makeError):
-            lock.unlock()
+            link.unlock()
             fail(with: makeError())
             return .none
         }
@@ -261,7 +260,7 @@ where HeldDownstream.Wrapped == Downstream, Terminal.Wrapped == Subscribers.Comp
     @inlinable
     func fail(with error: Failure) {
         guard link.finishAndCancel() else { return }
-        let released = lock.withLock { () -> Publishers.BufferingStrategy<Failure> in
+        let released = link.withLock { () -> Publishers.BufferingStrategy<Failure> in
             if downstream != nil, terminal == nil {
                 terminal = .failure(error)
                 failureAwaitsRequest = true
@@ -275,7 +274,7 @@ where HeldDownstream.Wrapped == Downstream, Terminal.Wrapped == Subscribers.Comp
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         guard link.finish() else { return }
-        let recorded = lock.withLock { () -> Bool in
+        let recorded = link.withLock { () -> Bool in
             guard downstream != nil, terminal == nil else { return false }
             terminal = completion
             return true
@@ -295,10 +294,10 @@ where HeldDownstream.Wrapped == Downstream, Terminal.Wrapped == Subscribers.Comp
     /// `request(_:)`'s body, specialised (see ``specialised``).
     @inlinable
     func requestNow(_ more: Subscribers.Demand) {
-        lock.lock()
-        guard downstream != nil else { return lock.unlock() }
+        link.lock()
+        guard downstream != nil else { return link.unlock() }
         demand += more
-        lock.unlock()
+        link.unlock()
         let refill = drain(afterRequest: true)
         if refill > .none { link.request(refill) }
     }
@@ -307,12 +306,12 @@ where HeldDownstream.Wrapped == Downstream, Terminal.Wrapped == Subscribers.Comp
     @inlinable
     func cancelNow() {
         link.cancel()
-        lock.lock()
+        link.lock()
         let released = (downstream, values, whenFull)
         downstream = nil
         values.removeAll()
         whenFull = .dropNewest
-        lock.unlock()
+        link.unlock()
         _ = released  // destroyed here, outside the lock
     }
 
@@ -325,19 +324,19 @@ where HeldDownstream.Wrapped == Downstream, Terminal.Wrapped == Subscribers.Comp
     @inlinable
     func drain(afterRequest: Bool = false) -> Subscribers.Demand {
         var delivered = 0
-        lock.lock()
+        link.lock()
         guard isAttached, !isDelivering else {
-            lock.unlock()
+            link.unlock()
             return .none
         }
         isDelivering = true
         while let downstream {
             if demand > .none, let value = values.popFirst() {
                 demand -= 1
-                lock.unlock()
+                link.unlock()
                 let more = downstream.receive(value)
                 delivered += 1
-                lock.lock()
+                link.lock()
                 demand += more
                 continue
             }
@@ -349,13 +348,13 @@ where HeldDownstream.Wrapped == Downstream, Terminal.Wrapped == Subscribers.Comp
             values.removeAll()
             whenFull = .dropNewest
             isDelivering = false
-            lock.unlock()
+            link.unlock()
             _ = released  // values a failure drops, and the closure, released here, outside the lock
             downstream.receive(completion: terminal)
             return keepsFull ? .max(delivered) : .none
         }
         isDelivering = false
-        lock.unlock()
+        link.unlock()
         return keepsFull ? .max(delivered) : .none
     }
 

@@ -103,7 +103,7 @@ extension Publishers {
 }
 
 /// `collect(.byTime)`'s and `collect(.byTimeOrCount)`'s subscriber and subscription. Shared with the
-/// scheduler's actions (the ticks and the deliveries): every `var` is guarded by `lock`, the upstream
+/// scheduler's actions (the ticks and the deliveries): every `var` is guarded by `link`'s lock, the upstream
 /// subscription is held by `link`, the `let`s are immutable.
 ///
 /// Groups move from `open` (being collected) to `ready` (closed: full by count, closed by a tick with demand
@@ -118,56 +118,55 @@ where Downstream.Input == [Element] {
     @usableFromInline
     typealias Failure = Downstream.Failure
 
+    /// The upstream subscription, and the one lock of this subscription: it guards every `var` below
+    /// (`@exclusivity(unchecked)`: each access is under it, or in `init`).
     @usableFromInline
     let link = UpstreamLink()
-    /// Guards every `var` below (`@exclusivity(unchecked)`: each access is under it, or in `init`).
-    @usableFromInline
-    let lock = Lock()
-    /// Until the completion is delivered or the downstream cancels. Guarded by `lock`.
+    /// Until the completion is delivered or the downstream cancels. Guarded by `link`'s lock.
     @usableFromInline
     @exclusivity(unchecked)
     var downstream: Downstream?
-    /// The group being collected. Guarded by `lock`.
+    /// The group being collected. Guarded by `link`'s lock.
     @usableFromInline
     @exclusivity(unchecked)
     var open: [Element] = []
-    /// Closed groups waiting for delivery, oldest first. Guarded by `lock`.
+    /// Closed groups waiting for delivery, oldest first. Guarded by `link`'s lock.
     @usableFromInline
     @exclusivity(unchecked)
     var ready: [[Element]] = []
-    /// What the downstream may still receive, in groups. Guarded by `lock`.
+    /// What the downstream may still receive, in groups. Guarded by `link`'s lock.
     @usableFromInline
     @exclusivity(unchecked)
     var demand = Subscribers.Demand.none
-    /// The upstream's completion, once it came (delivered after the groups before it). Guarded by `lock`.
+    /// The upstream's completion, once it came (delivered after the groups before it). Guarded by `link`'s lock.
     @usableFromInline
     @exclusivity(unchecked)
     var completion: Subscribers.Completion<Failure>?
-    /// A thread is in ``drain()``. Guarded by `lock`.
+    /// A thread is in ``drain()``. Guarded by `link`'s lock.
     @usableFromInline
     @exclusivity(unchecked)
     var isDelivering = false
-    /// When the subscription started: tick `k` is due at `origin + k · interval`. Guarded by `lock`.
+    /// When the subscription started: tick `k` is due at `origin + k · interval`. Guarded by `link`'s lock.
     @usableFromInline
     @exclusivity(unchecked)
     var origin = SchedulerInstant.zero
-    /// Which tick is scheduled; a stale tick does nothing. Guarded by `lock`.
+    /// Which tick is scheduled; a stale tick does nothing. Guarded by `link`'s lock.
     @usableFromInline
     @exclusivity(unchecked)
     var tickIndex = 0
-    /// The scheduled tick, cancelled on cancel and completion. Guarded by `lock`.
+    /// The scheduled tick, cancelled on cancel and completion. Guarded by `link`'s lock.
     @usableFromInline
     @exclusivity(unchecked)
     var tick: (any Cancellable)?
-    /// A delivery action is scheduled and has not run yet. Guarded by `lock`.
+    /// A delivery action is scheduled and has not run yet. Guarded by `link`'s lock.
     @usableFromInline
     @exclusivity(unchecked)
     var drainPending = false
-    /// Identifies the scheduled delivery; bumped when it is forgotten. Guarded by `lock`.
+    /// Identifies the scheduled delivery; bumped when it is forgotten. Guarded by `link`'s lock.
     @usableFromInline
     @exclusivity(unchecked)
     var drainGeneration: UInt64 = 0
-    /// The scheduled delivery, cancelled on cancel and completion. Guarded by `lock`.
+    /// The scheduled delivery, cancelled on cancel and completion. Guarded by `link`'s lock.
     @usableFromInline
     @exclusivity(unchecked)
     var drainHandle: (any Cancellable)?
@@ -200,7 +199,7 @@ where Downstream.Input == [Element] {
     func receive(subscription: any Subscription) {
         guard link.attach(subscription) else { return }
         let start = scheduler.now
-        let downstream = lock.withLock { () -> Downstream? in
+        let downstream = link.withLock { () -> Downstream? in
             origin = start
             return self.downstream
         }
@@ -210,9 +209,9 @@ where Downstream.Input == [Element] {
 
     @inlinable
     func receive(_ input: Element) -> Subscribers.Demand {
-        lock.lock()
+        link.lock()
         guard downstream != nil, completion == nil else {
-            lock.unlock()
+            link.unlock()
             return .none
         }
         open.append(input)
@@ -222,7 +221,7 @@ where Downstream.Input == [Element] {
             open = []
             deliver = demand > .none
         }
-        lock.unlock()
+        link.unlock()
         if deliver { scheduleDrain() }
         return count == nil ? .max(1) : .none
     }
@@ -230,8 +229,8 @@ where Downstream.Input == [Element] {
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         guard link.finish() else { return }
-        lock.lock()
-        guard downstream != nil else { return lock.unlock() }
+        link.lock()
+        guard downstream != nil else { return link.unlock() }
         self.completion = completion
         var dropped: [Element] = []
         if !open.isEmpty {
@@ -241,7 +240,7 @@ where Downstream.Input == [Element] {
         let tick = self.tick
         self.tick = nil
         tickIndex += 1
-        lock.unlock()
+        link.unlock()
         tick?.cancel()
         _ = dropped  // released here, outside the lock
         scheduleDrain()
@@ -257,11 +256,11 @@ where Downstream.Input == [Element] {
     @inlinable
     func requestNow(_ more: Subscribers.Demand) {
         guard more > .none else { return }
-        lock.lock()
-        guard downstream != nil else { return lock.unlock() }
+        link.lock()
+        guard downstream != nil else { return link.unlock() }
         demand += more
         let waiting = !ready.isEmpty || completion != nil
-        lock.unlock()
+        link.unlock()
         if let count { link.request(more * count) } else { link.request(.max(1)) }
         if waiting { scheduleDrain() }
     }
@@ -270,7 +269,7 @@ where Downstream.Input == [Element] {
     @inlinable
     func cancelNow() {
         link.cancel()
-        lock.lock()
+        link.lock()
         let released = (downstream, open, ready)
         let timers = (tick, drainHandle)
         downstream = nil
@@ -281,7 +280,7 @@ where Downstream.Input == [Element] {
         drainPending = false
         tickIndex += 1
         drainGeneration &+= 1
-        lock.unlock()
+        link.unlock()
         timers.0?.cancel()
         timers.1?.cancel()
         _ = released  // destroyed here, outside the lock
@@ -291,14 +290,14 @@ where Downstream.Input == [Element] {
     /// holds `self` until it runs or is cancelled (cancel and completion cancel it), as Combine's timers do.
     @inlinable
     func scheduleTick(index: Int) {
-        let deadline = lock.withLock { () -> SchedulerInstant? in
+        let deadline = link.withLock { () -> SchedulerInstant? in
             guard downstream != nil, completion == nil else { return nil }
             tickIndex = index
             return origin + interval * index
         }
         guard let deadline else { return }
         let handle = scheduler.scheduleAction(after: deadline) { [self] in fire(index: index) }
-        let stale = lock.withLock { () -> (any Cancellable)? in
+        let stale = link.withLock { () -> (any Cancellable)? in
             guard downstream != nil, completion == nil, index == tickIndex else { return handle }
             tick = handle
             return nil
@@ -311,8 +310,8 @@ where Downstream.Input == [Element] {
     @inlinable
     func fire(index: Int) {
         let now = scheduler.now
-        lock.lock()
-        guard downstream != nil, completion == nil, index == tickIndex else { return lock.unlock() }
+        link.lock()
+        guard downstream != nil, completion == nil, index == tickIndex else { return link.unlock() }
         tick = nil
         // The next tick after `now` (skipping any missed entirely), never earlier than index + 1.
         let elapsed = Int(((now - origin) / interval).rounded(.down))
@@ -321,7 +320,7 @@ where Downstream.Input == [Element] {
             ready.append(open)
             open = []
         }
-        lock.unlock()
+        link.unlock()
         scheduleTick(index: next)
         drain()
     }
@@ -331,14 +330,14 @@ where Downstream.Input == [Element] {
     /// cancelled.
     @inlinable
     func scheduleDrain() {
-        lock.lock()
-        guard downstream != nil, !drainPending, !isDelivering else { return lock.unlock() }
+        link.lock()
+        guard downstream != nil, !drainPending, !isDelivering else { return link.unlock() }
         drainPending = true
         drainGeneration &+= 1
         let generation = drainGeneration
-        lock.unlock()
+        link.unlock()
         let handle = scheduler.scheduleAction(afterDelay: .zero) { [self] in drainDue(generation: generation) }
-        let stale = lock.withLock { () -> (any Cancellable)? in
+        let stale = link.withLock { () -> (any Cancellable)? in
             guard downstream != nil, drainPending, generation == drainGeneration else { return handle }
             drainHandle = handle
             return nil
@@ -349,7 +348,7 @@ where Downstream.Input == [Element] {
     /// The scheduled delivery `generation` runs.
     @inlinable
     func drainDue(generation: UInt64) {
-        lock.withLock {
+        link.withLock {
             if generation == drainGeneration {
                 drainPending = false
                 drainHandle = nil
@@ -363,29 +362,29 @@ where Downstream.Input == [Element] {
     /// called only on the scheduler.
     @inlinable
     func drain() {
-        lock.lock()
-        guard !isDelivering else { return lock.unlock() }
+        link.lock()
+        guard !isDelivering else { return link.unlock() }
         isDelivering = true
         while true {
             guard let downstream else {
                 isDelivering = false
-                return lock.unlock()
+                return link.unlock()
             }
             if demand > .none, !ready.isEmpty {
                 let group = ready.removeFirst()
                 demand -= 1
-                lock.unlock()
+                link.unlock()
                 let more = downstream.receive(group)
                 if more > .none {
-                    lock.withLock { demand += more }
+                    link.withLock { demand += more }
                     if let count { link.request(more * count) }
                 }
-                lock.lock()
+                link.lock()
                 continue
             }
             guard let completion, ready.isEmpty || Self.isFailure(completion) else {
                 isDelivering = false
-                return lock.unlock()
+                return link.unlock()
             }
             self.downstream = nil
             let released = ready
@@ -395,7 +394,7 @@ where Downstream.Input == [Element] {
             drainPending = false
             drainGeneration &+= 1
             isDelivering = false
-            lock.unlock()
+            link.unlock()
             pending?.cancel()
             _ = released  // groups a failure drops, released here, outside the lock
             downstream.receive(completion: completion)

@@ -203,7 +203,7 @@ package struct DebounceStateMachine<Output, Failure: Error> {
 }
 
 /// `debounce`'s subscriber and subscription. Shared with the scheduler's timer actions: `machine` and
-/// `downstream` are guarded by `lock`, the upstream subscription is held by `link`, the rest is immutable.
+/// `downstream` are guarded by `link`'s lock (the link also holds the upstream subscription), the rest is immutable.
 @usableFromInline
 final class DebounceInner<Downstream: Subscriber, HeldDownstream: OptionalSlot>: Subscriber, Subscription,
     HoldsDownstreamInSlot,
@@ -214,20 +214,20 @@ where HeldDownstream.Wrapped == Downstream {
     @usableFromInline
     typealias Failure = Downstream.Failure
 
+    /// The upstream subscription, and the one lock of this subscription: it guards every `var` below
+    /// (`@exclusivity(unchecked)`: each access is under it, or in `init`).
     @usableFromInline
-    let lock = Lock()
-    // Both guarded by `lock`, which is what makes accesses exclusive: no dynamic exclusivity checks.
+    let link = UpstreamLink()
+    // Both guarded by `link`'s lock, which is what makes accesses exclusive: no dynamic exclusivity checks.
     @usableFromInline
     @exclusivity(unchecked)
     var machine = DebounceStateMachine<Input, Failure>()
     /// The subscriber, as `Downstream?` (see ``OptionalSlot``: the unspecialised `cancel()` and `deinit` clear and
-    /// destroy it without a metadata lookup); `nil` once completed or cancelled. Guarded by `lock`, like the `var`s
-    /// below.
+    /// destroy it without a metadata lookup); `nil` once completed or cancelled. Guarded by `link`'s lock, like the
+    /// `var`s below.
     @usableFromInline
     @exclusivity(unchecked)
     var held: HeldDownstream
-    @usableFromInline
-    let link = UpstreamLink()
     @usableFromInline
     let dueTime: Duration
     @usableFromInline
@@ -251,13 +251,13 @@ where HeldDownstream.Wrapped == Downstream {
     @inlinable
     func receive(subscription: any Subscription) {
         guard link.attach(subscription) else { return }
-        lock.withLock { downstream }?.receive(subscription: self)
+        link.withLock { downstream }?.receive(subscription: self)
         link.request(.unlimited)
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        let action = lock.withLock { machine.received(input) }
+        let action = link.withLock { machine.received(input) }
         if case .startTimer(let generation, let previous) = action {
             previous.cancel()
             start(generation: generation, completes: false, afterDelay: dueTime)
@@ -268,7 +268,7 @@ where HeldDownstream.Wrapped == Downstream {
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         guard link.finish() else { return }
-        let action = lock.withLock { machine.completed(completion) }
+        let action = link.withLock { machine.completed(completion) }
         if case .startTimer(let generation, let previous) = action {
             previous.cancel()
             start(generation: generation, completes: true, afterDelay: .zero)
@@ -284,18 +284,18 @@ where HeldDownstream.Wrapped == Downstream {
     /// `request(_:)`'s body, specialised (see ``specialised``).
     @inlinable
     func requestNow(_ demand: Subscribers.Demand) {
-        lock.withLock { machine.requested(demand) }
+        link.withLock { machine.requested(demand) }
     }
 
     /// `cancel()`'s body, specialised (see ``specialised``).
     @inlinable
     func cancelNow() {
         link.cancel()
-        lock.lock()
+        link.lock()
         let timer = machine.cancelled()
         let released = held
         held = nil
-        lock.unlock()
+        link.unlock()
         timer.cancel()
         _ = released  // destroyed here, outside the lock
     }
@@ -309,35 +309,35 @@ where HeldDownstream.Wrapped == Downstream {
         let handle = scheduler.scheduleAction(afterDelay: delay) { [self] in
             if completes { completionDue() } else { timerFired(generation: generation) }
         }
-        lock.withLock { machine.started(handle, generation: generation) }.cancel()
+        link.withLock { machine.started(handle, generation: generation) }.cancel()
     }
 
     @inlinable
     func timerFired(generation: UInt64) {
-        lock.lock()
+        link.lock()
         let action = machine.timerFired(generation: generation)
         let downstream = self.downstream
-        lock.unlock()
+        link.unlock()
         guard case .deliver(let value) = action, let downstream else { return }
         let more = downstream.receive(value)
-        if more > .none { lock.withLock { machine.delivered(additional: more) } }
+        if more > .none { link.withLock { machine.delivered(additional: more) } }
     }
 
     @inlinable
     func completionDue() {
         while true {
-            lock.lock()
+            link.lock()
             let action = machine.completionDue()
             let downstream = self.downstream
             if case .complete = action { self.downstream = nil }
-            lock.unlock()
+            link.unlock()
             guard let downstream else { return }
             switch action {
             case .none:
                 return
             case .deliver(let value):
                 let more = downstream.receive(value)
-                lock.withLock { machine.delivered(additional: more) }
+                link.withLock { machine.delivered(additional: more) }
             case .complete(let completion):
                 downstream.receive(completion: completion)
                 return

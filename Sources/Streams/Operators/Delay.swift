@@ -56,7 +56,7 @@ extension Publishers {
 
 /// `delay`'s subscriber and subscription. Events wait in `queue` (see ``TimingEventQueue``), each with its own
 /// scheduled action; the handles of the actions not yet run are kept to cancel them on cancel. Shared with
-/// those actions: the `var`s are guarded by `lock`, the upstream subscription is held by `link`.
+/// those actions: the `var`s are guarded by `link`'s lock (the link also holds the upstream subscription).
 @usableFromInline
 final class DelayInner<Downstream: Subscriber, HeldDownstream: OptionalSlot>: Subscriber, Subscription,
     HoldsDownstreamInSlot, TimedDelivery,
@@ -67,24 +67,23 @@ where HeldDownstream.Wrapped == Downstream {
     @usableFromInline
     typealias Failure = Downstream.Failure
 
-    /// Guards every `var` below (`@exclusivity(unchecked)`: every access is under it).
+    /// The upstream subscription, and the one lock of this subscription: it guards every `var` below
+    /// (`@exclusivity(unchecked)`: each access is under it, or in `init`).
     @usableFromInline
-    let lock = Lock()
+    let link = UpstreamLink()
     /// The subscriber, as `Downstream?` (see ``OptionalSlot``: the unspecialised `cancel()` and `deinit` clear and
-    /// destroy it without a metadata lookup); `nil` once completed or cancelled. Guarded by `lock`, like the `var`s
-    /// below.
+    /// destroy it without a metadata lookup); `nil` once completed or cancelled. Guarded by `link`'s lock, like the
+    /// `var`s below.
     @usableFromInline
     @exclusivity(unchecked)
     var held: HeldDownstream
     @usableFromInline
     @exclusivity(unchecked)
     var queue = TimingEventQueue<Input, Failure>()
-    /// The scheduled actions not yet run, to cancel on cancel. Guarded by `lock`.
+    /// The scheduled actions not yet run, to cancel on cancel. Guarded by `link`'s lock.
     @usableFromInline
     @exclusivity(unchecked)
     var timers = PendingTimers()
-    @usableFromInline
-    let link = UpstreamLink()
     @usableFromInline
     let interval: Duration
     @usableFromInline
@@ -109,7 +108,7 @@ where HeldDownstream.Wrapped == Downstream {
     @inlinable
     func receive(subscription: any Subscription) {
         guard link.attach(subscription) else { return }
-        lock.withLock { downstream }?.receive(subscription: self)
+        link.withLock { downstream }?.receive(subscription: self)
     }
 
     @inlinable
@@ -140,13 +139,13 @@ where HeldDownstream.Wrapped == Downstream {
     @inlinable
     func cancelNow() {
         link.cancel()
-        lock.lock()
+        link.lock()
         let timers = self.timers
         self.timers = PendingTimers()
         let released = held
         held = nil
         let dropped = queue.removeAll()
-        lock.unlock()
+        link.unlock()
         timers.cancelAll()
         _ = released  // destroyed here, outside the lock
         _ = dropped
@@ -158,30 +157,30 @@ where HeldDownstream.Wrapped == Downstream {
         // section. It holds `self` until it runs or is cancelled (`cancel()` cancels every pending action). The
         // scheduler reads its clock and queues the action in one step (`TestScheduler`: under one lock).
         let handle = scheduler.scheduleAction(afterDelay: interval) { [self] in actionRan() }
-        lock.lock()
+        link.lock()
         guard downstream != nil else {
-            lock.unlock()
+            link.unlock()
             return handle.cancel()
         }
         let sequence = queue.append(event)
         guard sequence > queue.released else {
             // The action has run already (a scheduler that runs it at once, or on another thread) and released this
             // event before it was here: deliver it now, unless another thread is delivering.
-            guard queue.takeDeliveringTurn() else { return lock.unlock() }
+            guard queue.takeDeliveringTurn() else { return link.unlock() }
             return deliverLocked()
         }
         timers.append(handle, for: sequence)
-        lock.unlock()
+        link.unlock()
     }
 
     /// An event's action ran (the *k*-th to run is the *k*-th event's: their deadlines only grow): releases one
     /// more event, forgets the handles of the actions that have run, and delivers what is released.
     @inlinable
     func actionRan() {
-        lock.lock()
+        link.lock()
         let isDeliverer = queue.releaseNext()
         timers.dropThrough(queue.released)
-        guard isDeliverer else { return lock.unlock() }
+        guard isDeliverer else { return link.unlock() }
         deliverLocked()
     }
 }

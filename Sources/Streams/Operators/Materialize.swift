@@ -176,7 +176,7 @@ extension Publishers {
 }
 
 /// `materialize`'s subscriber and subscription. The upstream subscription is held by `link`; `downstream`,
-/// `demand` and `pending` are guarded by `lock`.
+/// `demand` and `pending` are guarded by `link`'s lock.
 ///
 /// The subscriber and the held completion are kept in ``OptionalSlot`` parameters (`Downstream?`,
 /// `Subscribers.Completion<UpstreamFailure>?`), so the unspecialised `deinit` destroys them without a metadata lookup.
@@ -191,26 +191,24 @@ where
     @usableFromInline
     typealias Failure = UpstreamFailure
 
+    /// The upstream subscription, and the one lock of this subscription: it guards every `var` below
+    /// (`@exclusivity(unchecked)`: each access is under it, or in `init`). `downstream == nil` means ended.
     @usableFromInline
     let link = UpstreamLink()
-    /// Guards `downstream`, `demand` and `pending` (`@exclusivity(unchecked)`: every access is under it, or in
-    /// `init`). `downstream == nil` means ended.
-    @usableFromInline
-    let lock = Lock()
-    /// The subscriber (``HoldsDownstreamInSlot/downstream``); `nil` once ended. Guarded by `lock`.
+    /// The subscriber (``HoldsDownstreamInSlot/downstream``); `nil` once ended. Guarded by `link`'s lock.
     @usableFromInline
     @exclusivity(unchecked)
     var held: HeldDownstream
-    /// Requested by the downstream and not yet delivered (guarded by `lock`).
+    /// Requested by the downstream and not yet delivered (guarded by `link`'s lock).
     @usableFromInline
     @exclusivity(unchecked)
     var demand = Subscribers.Demand.none
-    /// The upstream's completion, held until the downstream has demand for its event (guarded by `lock`).
+    /// The upstream's completion, held until the downstream has demand for its event (guarded by `link`'s lock).
     @usableFromInline
     @exclusivity(unchecked)
     var heldCompletion: Pending
     /// The downstream cancelled — possibly from inside the completion event's delivery, after which the
-    /// `.finished` must not follow (guarded by `lock`).
+    /// `.finished` must not follow (guarded by `link`'s lock).
     @usableFromInline
     @exclusivity(unchecked)
     var isCancelled = false
@@ -228,7 +226,7 @@ where
         specialised = SpecialisedCall.forwarding()
     }
 
-    /// ``heldCompletion`` as a plain `Optional`. Guarded by `lock`.
+    /// ``heldCompletion`` as a plain `Optional`. Guarded by `link`'s lock.
     @inlinable
     var pending: Subscribers.Completion<UpstreamFailure>? {
         get { heldCompletion.wrapped }
@@ -241,26 +239,26 @@ where
     @inlinable
     func receive(subscription: any Subscription) {
         guard link.attach(subscription) else { return }
-        lock.lock()
+        link.lock()
         let downstream = self.downstream
-        lock.unlock()
+        link.unlock()
         downstream?.receive(subscription: self)
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        lock.lock()
+        link.lock()
         guard let downstream else {
-            lock.unlock()
+            link.unlock()
             return .none
         }
         if demand > .none { demand -= 1 }
-        lock.unlock()
+        link.unlock()
         let more = downstream.receive(.value(input))
         if more > .none {
-            lock.lock()
+            link.lock()
             if self.downstream != nil { demand += more }
-            lock.unlock()
+            link.unlock()
         }
         return more
     }
@@ -268,14 +266,14 @@ where
     @inlinable
     func receive(completion: Subscribers.Completion<UpstreamFailure>) {
         guard link.finish() else { return }
-        lock.lock()
+        link.lock()
         guard let downstream, demand > .none else {
             if self.downstream != nil { pending = completion }  // delivered by the next request
-            lock.unlock()
+            link.unlock()
             return
         }
         self.downstream = nil
-        lock.unlock()
+        link.unlock()
         deliver(completion, to: downstream)
     }
 
@@ -289,17 +287,17 @@ where
     @inlinable
     func requestNow(_ more: Subscribers.Demand) {
         guard more > .none else { return }
-        lock.lock()
-        guard let downstream else { return lock.unlock() }
+        link.lock()
+        guard let downstream else { return link.unlock() }
         if let completion = pending {
             pending = nil
             self.downstream = nil
-            lock.unlock()
+            link.unlock()
             deliver(completion, to: downstream)
             return
         }
         demand += more
-        lock.unlock()
+        link.unlock()
         link.request(more)
     }
 
@@ -307,12 +305,12 @@ where
     @inlinable
     func cancelNow() {
         link.cancel()
-        lock.lock()
+        link.lock()
         let released = (downstream, pending)
         downstream = nil
         pending = nil
         isCancelled = true
-        lock.unlock()
+        link.unlock()
         _ = released
     }
 
@@ -324,15 +322,15 @@ where
         case .finished: _ = downstream.receive(.finished)
         case .failure(let error): _ = downstream.receive(.failure(error))
         }
-        lock.lock()
+        link.lock()
         let cancelled = isCancelled
-        lock.unlock()
+        link.unlock()
         if !cancelled { downstream.receive(completion: .finished) }
     }
 }
 
 /// `dematerialize`'s subscriber and subscription. The upstream subscription is held by `link`; `downstream` is
-/// guarded by `lock`.
+/// guarded by `link`'s lock.
 @usableFromInline
 final class DematerializeInner<Input: EventConvertible, Downstream: Subscriber>: Subscriber, Subscription,
     CustomStringConvertible, @unchecked Sendable
@@ -340,11 +338,10 @@ where Downstream.Input == Input.Output, Downstream.Failure == Input.Failure {
     @usableFromInline
     typealias Failure = Never
 
+    /// The upstream subscription, and the one lock of this subscription: it guards `downstream`
+    /// (`@exclusivity(unchecked)`: each access is under it, or in `init`).
     @usableFromInline
     let link = UpstreamLink()
-    /// Guards `downstream` (`@exclusivity(unchecked)`: every access is under it, or in `init`).
-    @usableFromInline
-    let lock = Lock()
     @usableFromInline
     @exclusivity(unchecked)
     var downstream: Downstream?
@@ -360,9 +357,9 @@ where Downstream.Input == Input.Output, Downstream.Failure == Input.Failure {
     @inlinable
     func receive(subscription: any Subscription) {
         guard link.attach(subscription) else { return }
-        lock.lock()
+        link.lock()
         let downstream = self.downstream
-        lock.unlock()
+        link.unlock()
         downstream?.receive(subscription: self)
     }
 
@@ -370,9 +367,9 @@ where Downstream.Input == Input.Output, Downstream.Failure == Input.Failure {
     func receive(_ input: Input) -> Subscribers.Demand {
         switch input.event {
         case .value(let value):
-            lock.lock()
+            link.lock()
             let downstream = self.downstream
-            lock.unlock()
+            link.unlock()
             return downstream?.receive(value) ?? .none
         case .failure(let error):
             guard link.finishAndCancel() else { return .none }
@@ -403,10 +400,10 @@ where Downstream.Input == Input.Output, Downstream.Failure == Input.Failure {
     /// Takes the downstream out; `nil` if already released.
     @inlinable
     func release() -> Downstream? {
-        lock.lock()
+        link.lock()
         let released = downstream
         downstream = nil
-        lock.unlock()
+        link.unlock()
         return released
     }
 }

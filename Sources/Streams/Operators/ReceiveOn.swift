@@ -48,8 +48,9 @@ extension Publishers {
 }
 
 /// `receive(on:)`'s subscriber and subscription. Shared with the scheduled drains: `held` and `queue` are guarded by
-/// `lock`, the upstream subscription is held by `link`, `scheduler` is immutable. `HeldDownstream` is `Downstream?`
-/// (see ``OptionalSlot``), so the unspecialised `cancel()` and `deinit` clear and destroy it without a metadata lookup.
+/// `link`'s lock (the link also holds the upstream subscription), `scheduler` is immutable. `HeldDownstream` is
+/// `Downstream?` (see ``OptionalSlot``), so the unspecialised `cancel()` and `deinit` clear and destroy it without a
+/// metadata lookup.
 @usableFromInline
 final class ReceiveOnInner<Downstream: Subscriber, HeldDownstream: OptionalSlot>: Subscriber, Subscription,
     HoldsDownstreamInSlot,
@@ -60,18 +61,16 @@ where HeldDownstream.Wrapped == Downstream {
     @usableFromInline
     typealias Failure = Downstream.Failure
 
-    /// Guards every `var` below (`@exclusivity(unchecked)`: each access is under it).
+    /// The upstream subscription, and the one lock of this subscription: it guards every `var` below
+    /// (`@exclusivity(unchecked)`: each access is under it, or in `init`).
     @usableFromInline
-    let lock = Lock()
+    let link = UpstreamLink()
     @usableFromInline
     @exclusivity(unchecked)
     var held: HeldDownstream
     @usableFromInline
     @exclusivity(unchecked)
     var queue = TimingEventQueue<Input, Failure>()
-    /// The upstream subscription: demand and cancel go to it; termination is recorded here.
-    @usableFromInline
-    let link = UpstreamLink()
     @usableFromInline
     let scheduler: any Scheduler
 
@@ -93,7 +92,7 @@ where HeldDownstream.Wrapped == Downstream {
     @inlinable
     func receive(subscription: any Subscription) {
         guard link.attach(subscription) else { return }
-        lock.withLock { downstream }?.receive(subscription: self)
+        link.withLock { downstream }?.receive(subscription: self)
     }
 
     @inlinable
@@ -124,18 +123,18 @@ where HeldDownstream.Wrapped == Downstream {
     @inlinable
     func cancelNow() {
         link.cancel()
-        lock.lock()
+        link.lock()
         let released = held
         held = nil
         let dropped = queue.removeAll()
-        lock.unlock()
+        link.unlock()
         _ = released  // destroyed here, outside the lock
         _ = dropped
     }
 
     @inlinable
     func enqueue(_ event: TimingEventQueue<Input, Failure>.Event) {
-        let isQueued = lock.withLock { () -> Bool in
+        let isQueued = link.withLock { () -> Bool in
             guard downstream != nil else { return false }
             _ = queue.append(event)
             return true

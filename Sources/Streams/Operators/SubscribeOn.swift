@@ -48,7 +48,7 @@ extension Publishers {
 }
 
 /// The subscriber `subscribe(on:)` attaches upstream, and the downstream's subscription. Shared across threads
-/// (the scheduler's and the caller's): `upstream` and `downstream` are guarded by `lock`, the upstream
+/// (the scheduler's and the caller's): `upstream` and `downstream` are guarded by `link`'s lock, the upstream
 /// subscription is held by `link`, and `scheduler` is immutable.
 @usableFromInline
 final class SubscribeOnInner<Upstream: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
@@ -59,18 +59,17 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @usableFromInline
     typealias Failure = Downstream.Failure
 
-    /// Guards `upstream` and `downstream` (`@exclusivity(unchecked)`: every access is under it, or in `init`).
+    /// The upstream subscription, and the one lock of this subscription: it guards every `var` below
+    /// (`@exclusivity(unchecked)`: each access is under it, or in `init`).
     @usableFromInline
-    let lock = Lock()
-    /// Held until the scheduled subscribe takes it. Guarded by `lock`.
+    let link = UpstreamLink()
+    /// Held until the scheduled subscribe takes it. Guarded by `link`'s lock.
     @usableFromInline
     @exclusivity(unchecked)
     var upstream: Upstream?
     @usableFromInline
     @exclusivity(unchecked)
     var downstream: Downstream?
-    @usableFromInline
-    let link = UpstreamLink()
     @usableFromInline
     let scheduler: any Scheduler
 
@@ -88,7 +87,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @inlinable
     func start() {
         scheduler.scheduleAction { [self] in
-            let upstream = lock.withLock { () -> Upstream? in
+            let upstream = link.withLock { () -> Upstream? in
                 defer { self.upstream = nil }
                 return self.upstream
             }
@@ -99,18 +98,18 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     @inlinable
     func receive(subscription: any Subscription) {
         guard link.attach(subscription) else { return }
-        lock.withLock { downstream }?.receive(subscription: self)
+        link.withLock { downstream }?.receive(subscription: self)
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        guard let downstream = lock.withLock({ downstream }) else { return .none }
+        guard let downstream = link.withLock({ downstream }) else { return .none }
         return downstream.receive(input)
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        let downstream = lock.withLock { () -> Downstream? in
+        let downstream = link.withLock { () -> Downstream? in
             defer { self.downstream = nil }
             return self.downstream
         }
@@ -127,7 +126,7 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func cancel() {
-        let released = lock.withLock { () -> Downstream? in
+        let released = link.withLock { () -> Downstream? in
             defer { downstream = nil }
             return downstream
         }

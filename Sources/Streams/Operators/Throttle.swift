@@ -225,7 +225,7 @@ package struct ThrottleStateMachine<Output, Failure: Error> {
 }
 
 /// `throttle`'s subscriber and subscription. Shared with the scheduler's timer actions: `machine` and
-/// `downstream` are guarded by `lock`, the upstream subscription is held by `link`, `scheduler` is immutable.
+/// `downstream` are guarded by `link`'s lock (the link also holds the upstream subscription), `scheduler` is immutable.
 @usableFromInline
 final class ThrottleInner<Downstream: Subscriber, HeldDownstream: OptionalSlot>: Subscriber, Subscription,
     HoldsDownstreamInSlot,
@@ -238,20 +238,19 @@ where HeldDownstream.Wrapped == Downstream {
     @usableFromInline
     typealias Machine = ThrottleStateMachine<Input, Failure>
 
-    /// Guards `machine` and `downstream` (`@exclusivity(unchecked)`: every access is under it).
+    /// The upstream subscription, and the one lock of this subscription: it guards every `var` below
+    /// (`@exclusivity(unchecked)`: each access is under it, or in `init`).
     @usableFromInline
-    let lock = Lock()
+    let link = UpstreamLink()
     @usableFromInline
     @exclusivity(unchecked)
     var machine: Machine
     /// The subscriber, as `Downstream?` (see ``OptionalSlot``: the unspecialised `cancel()` and `deinit` clear and
-    /// destroy it without a metadata lookup); `nil` once completed or cancelled. Guarded by `lock`, like the `var`s
-    /// below.
+    /// destroy it without a metadata lookup); `nil` once completed or cancelled. Guarded by `link`'s lock, like the
+    /// `var`s below.
     @usableFromInline
     @exclusivity(unchecked)
     var held: HeldDownstream
-    @usableFromInline
-    let link = UpstreamLink()
     @usableFromInline
     let scheduler: any Scheduler
 
@@ -274,14 +273,14 @@ where HeldDownstream.Wrapped == Downstream {
     @inlinable
     func receive(subscription: any Subscription) {
         guard link.attach(subscription) else { return }
-        lock.withLock { downstream }?.receive(subscription: self)
+        link.withLock { downstream }?.receive(subscription: self)
         link.request(.unlimited)
     }
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         let now = scheduler.now
-        perform(lock.withLock { machine.received(input, now: now) })
+        perform(link.withLock { machine.received(input, now: now) })
         return .none
     }
 
@@ -289,7 +288,7 @@ where HeldDownstream.Wrapped == Downstream {
     func receive(completion: Subscribers.Completion<Failure>) {
         guard link.finish() else { return }
         let now = scheduler.now
-        perform(lock.withLock { machine.completed(completion, now: now) })
+        perform(link.withLock { machine.completed(completion, now: now) })
     }
 
     @inlinable
@@ -301,18 +300,18 @@ where HeldDownstream.Wrapped == Downstream {
     /// `request(_:)`'s body, specialised (see ``specialised``).
     @inlinable
     func requestNow(_ demand: Subscribers.Demand) {
-        lock.withLock { machine.requested(demand) }
+        link.withLock { machine.requested(demand) }
     }
 
     /// `cancel()`'s body, specialised (see ``specialised``).
     @inlinable
     func cancelNow() {
         link.cancel()
-        lock.lock()
+        link.lock()
         let timer = machine.cancelled()
         let released = held
         held = nil
-        lock.unlock()
+        link.unlock()
         timer.cancel()
         _ = released  // destroyed here, outside the lock
     }
@@ -322,24 +321,24 @@ where HeldDownstream.Wrapped == Downstream {
         guard case .schedule(let generation, let deadline) = action else { return }
         // Holds `self` until it runs or is cancelled (`cancel()` cancels it).
         let handle = scheduler.scheduleAction(after: deadline) { [self] in publicationDue(generation: generation) }
-        lock.withLock { machine.publicationScheduled(handle, generation: generation) }.cancel()
+        link.withLock { machine.publicationScheduled(handle, generation: generation) }.cancel()
     }
 
     @inlinable
     func publicationDue(generation: UInt64) {
         let now = scheduler.now
-        lock.lock()
+        link.lock()
         guard let publication = machine.publicationDue(generation: generation, at: now), let downstream else {
-            return lock.unlock()
+            return link.unlock()
         }
         if publication.completion != nil { self.downstream = nil }
-        lock.unlock()
+        link.unlock()
         if let value = publication.value {
             let more = downstream.receive(value)
-            lock.withLock { machine.delivered(additional: more) }
+            link.withLock { machine.delivered(additional: more) }
         }
         // Nothing after a cancel, even one from inside `receive(_:)` of the value.
-        guard let completion = publication.completion, !lock.withLock({ machine.isCancelled }) else { return }
+        guard let completion = publication.completion, !link.withLock({ machine.isCancelled }) else { return }
         downstream.receive(completion: completion)
     }
 }

@@ -65,7 +65,7 @@ extension Publishers {
 }
 
 /// `timeout`'s subscriber and subscription. Shared with the scheduler's timer and delivery actions: every
-/// `var` is guarded by `lock`, the upstream subscription is held by `link`, the rest is immutable.
+/// `var` is guarded by `link`'s lock (the link also holds the upstream subscription), the rest is immutable.
 @usableFromInline
 final class TimeoutInner<Downstream: Subscriber, HeldDownstream: OptionalSlot>: Subscriber, Subscription,
     HoldsDownstreamInSlot, TimedDelivery,
@@ -76,12 +76,13 @@ where HeldDownstream.Wrapped == Downstream {
     @usableFromInline
     typealias Failure = Downstream.Failure
 
-    /// Guards every `var` below (`@exclusivity(unchecked)`: each access is under it).
+    /// The upstream subscription, and the one lock of this subscription: it guards every `var` below
+    /// (`@exclusivity(unchecked)`: each access is under it, or in `init`).
     @usableFromInline
-    let lock = Lock()
+    let link = UpstreamLink()
     /// The subscriber, as `Downstream?` (see ``OptionalSlot``: the unspecialised `cancel()` and `deinit` clear and
-    /// destroy it without a metadata lookup); `nil` once completed or cancelled. Guarded by `lock`, like the `var`s
-    /// below.
+    /// destroy it without a metadata lookup); `nil` once completed or cancelled. Guarded by `link`'s lock, like the
+    /// `var`s below.
     @usableFromInline
     @exclusivity(unchecked)
     var held: HeldDownstream
@@ -89,11 +90,11 @@ where HeldDownstream.Wrapped == Downstream {
     @exclusivity(unchecked)
     var queue = TimingEventQueue<Input, Failure>()
     /// Whether upstream events are still accepted (false after completion, timeout or cancel). Guarded by
-    /// `lock`.
+    /// `link`'s lock.
     @usableFromInline
     @exclusivity(unchecked)
     var isWatching = true
-    /// The downstream has requested values (its first request restarts the deadline). Guarded by `lock`, like
+    /// The downstream has requested values (its first request restarts the deadline). Guarded by `link`'s lock, like
     /// the `var`s below.
     @usableFromInline
     @exclusivity(unchecked)
@@ -105,8 +106,6 @@ where HeldDownstream.Wrapped == Downstream {
     @usableFromInline
     @exclusivity(unchecked)
     var customError: (() -> Failure)?
-    @usableFromInline
-    let link = UpstreamLink()
     @usableFromInline
     let interval: Duration
     @usableFromInline
@@ -133,7 +132,7 @@ where HeldDownstream.Wrapped == Downstream {
     func receive(subscription: any Subscription) {
         guard link.attach(subscription) else { return }
         restartTimer(after: nil)
-        lock.withLock { downstream }?.receive(subscription: self)
+        link.withLock { downstream }?.receive(subscription: self)
     }
 
     @inlinable
@@ -145,7 +144,7 @@ where HeldDownstream.Wrapped == Downstream {
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
         guard link.finish() else { return }
-        let (timer, sequence, released) = lock.withLock { () -> (ScheduledHandle, UInt64?, (() -> Failure)?) in
+        let (timer, sequence, released) = link.withLock { () -> (ScheduledHandle, UInt64?, (() -> Failure)?) in
             guard isWatching else { return (ScheduledHandle(), nil, nil) }
             isWatching = false
             defer { customError = nil }
@@ -167,7 +166,7 @@ where HeldDownstream.Wrapped == Downstream {
     func requestNow(_ demand: Subscribers.Demand) {
         // The subscriber's first request restarts the deadline (as in Combine): a subscriber that asks late
         // still gives the upstream a whole interval.
-        let isFirst = lock.withLock { () -> Bool in
+        let isFirst = link.withLock { () -> Bool in
             defer { hasRequested = true }
             return !hasRequested
         }
@@ -179,14 +178,14 @@ where HeldDownstream.Wrapped == Downstream {
     @inlinable
     func cancelNow() {
         link.cancel()
-        lock.lock()
+        link.lock()
         isWatching = false
         let timer = self.timer.take()
         let released = held
         held = nil
         let dropped = queue.removeAll()
         let makeError = customError.take()
-        lock.unlock()
+        link.unlock()
         timer.cancel()
         _ = released  // destroyed here, outside the lock
         _ = dropped
@@ -200,7 +199,7 @@ where HeldDownstream.Wrapped == Downstream {
     /// So the timer's action captures only `self`, and scheduling it allocates nothing.
     @inlinable
     func restartTimer(after event: TimingEventQueue<Input, Failure>.Event?) {
-        let (previous, isRestarting, sequence) = lock.withLock { () -> (ScheduledHandle, Bool, UInt64?) in
+        let (previous, isRestarting, sequence) = link.withLock { () -> (ScheduledHandle, Bool, UInt64?) in
             guard isWatching else { return (ScheduledHandle(), false, nil) }
             return (self.timer.take(), true, event.flatMap { append($0) })
         }
@@ -210,7 +209,7 @@ where HeldDownstream.Wrapped == Downstream {
         // Holds `self` until it runs or is cancelled (every path that ends the watch cancels it).
         let handle = scheduler.scheduleAction(afterDelay: interval) { [self] in timerFired() }
         // Two restarts racing (a value and the first request, on two threads) keep one timer: the other is cancelled.
-        let stale = lock.withLock { () -> ScheduledHandle in
+        let stale = link.withLock { () -> ScheduledHandle in
             guard isWatching else { return ScheduledHandle(handle) }
             return timer.store(handle)
         }
@@ -219,7 +218,7 @@ where HeldDownstream.Wrapped == Downstream {
 
     @inlinable
     func timerFired() {
-        let (makeError, other) = lock.withLock { () -> ((() -> Failure)??, ScheduledHandle) in
+        let (makeError, other) = link.withLock { () -> ((() -> Failure)??, ScheduledHandle) in
             guard isWatching else { return (nil, ScheduledHandle()) }
             isWatching = false
             defer { customError = nil }
@@ -233,7 +232,7 @@ where HeldDownstream.Wrapped == Downstream {
         // This action already runs on the scheduler: the completion is delivered now (as in Combine), before
         // other actions due at the same instant, after any value still waiting (there is none unless the
         // interval is zero: a value restarts the deadline after scheduling its own delivery).
-        if let sequence = lock.withLock({ append(.completion(completion)) }) { deliverReleased(upTo: sequence) }
+        if let sequence = link.withLock({ append(.completion(completion)) }) { deliverReleased(upTo: sequence) }
     }
 
     /// Queues `event` (under the lock); returns its sequence number, or `nil` once the downstream is gone.

@@ -95,7 +95,7 @@ struct TraceTap {
 }
 
 /// The subscriber `trace` attaches upstream, and the downstream's subscription. Shared across threads: the
-/// upstream subscription is held by `link`; `downstream` and `tap` are guarded by `lock` and released together
+/// upstream subscription is held by `link`; `downstream` and `tap` are guarded by `link`'s lock and released together
 /// at the completion or the first cancel.
 final class TraceInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
     @unchecked Sendable
@@ -103,11 +103,12 @@ final class TraceInner<Downstream: Subscriber>: Subscriber, Subscription, Custom
     typealias Input = Downstream.Input
     typealias Failure = Downstream.Failure
 
+    /// The upstream subscription, and the one lock of this subscription: it guards every `var` below
+    /// (`@exclusivity(unchecked)`: each access is under it, or in `init`).
     private let link = UpstreamLink()
-    private let lock = Lock()
-    /// Guarded by `lock`; `nil` once terminated.
+    /// Guarded by `link`'s lock; `nil` once terminated.
     private var downstream: Downstream?
-    /// Guarded by `lock`; `nil` once terminated.
+    /// Guarded by `link`'s lock; `nil` once terminated.
     private var tap: TraceTap?
 
     init(downstream: Downstream, tap: TraceTap) {
@@ -119,8 +120,8 @@ final class TraceInner<Downstream: Subscriber>: Subscriber, Subscription, Custom
 
     /// The downstream and the tap while live.
     private func current() -> (Downstream, TraceTap)? {
-        lock.lock()
-        defer { lock.unlock() }
+        link.lock()
+        defer { link.unlock() }
         guard let downstream, let tap else { return nil }
         return (downstream, tap)
     }
@@ -130,7 +131,7 @@ final class TraceInner<Downstream: Subscriber>: Subscriber, Subscription, Custom
         guard let (downstream, tap) = current() else { return }
         var numbered = tap
         numbered.subscription = tap.log.record(.subscription, name: tap.name, subscription: nil, at: tap.scheduler.now)
-        lock.withLock {
+        link.withLock {
             if self.tap != nil { self.tap = numbered }
         }
         downstream.receive(subscription: self)
@@ -169,11 +170,11 @@ final class TraceInner<Downstream: Subscriber>: Subscriber, Subscription, Custom
 
     /// Takes the downstream and the tap, once: `nil` if already released.
     private func release() -> (Downstream, TraceTap)? {
-        lock.lock()
+        link.lock()
         let released = (downstream, tap)
         downstream = nil
         tap = nil
-        lock.unlock()
+        link.unlock()
         guard let downstream = released.0, let tap = released.1 else { return nil }
         return (downstream, tap)
     }

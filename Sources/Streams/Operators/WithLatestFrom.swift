@@ -221,7 +221,7 @@ struct WithLatestFromOtherSubscriber<Input, UpstreamOutput, Downstream: Subscrib
 
 /// The subscriber `withLatestFrom` attaches upstream (and, through a ``WithLatestFromOtherSubscriber``, to the
 /// other publisher), and the downstream's subscription. Shared across threads: the upstream subscription is held
-/// by `link`; every `var` is guarded by `lock`. Calls out (to the downstream, the selector, a subscription)
+/// by `link`; every `var` is guarded by `link`'s lock. Calls out (to the downstream, the selector, a subscription)
 /// are made with the lock released.
 ///
 /// The other publisher may fail on another thread while an upstream value is being delivered: whoever finds no
@@ -243,33 +243,32 @@ where
     @usableFromInline
     typealias Failure = Downstream.Failure
 
+    /// The upstream subscription, and the one lock of this subscription: it guards every `var` below
+    /// (`@exclusivity(unchecked)`: each access is under it, or in `init`).
     @usableFromInline
     let link = UpstreamLink()
-    /// Guards every `var` below (`@exclusivity(unchecked)`: every access is under it, or in `init`).
-    @usableFromInline
-    let lock = Lock()
-    /// The subscriber (``HoldsDownstreamInSlot/downstream``). Guarded by `lock`.
+    /// The subscriber (``HoldsDownstreamInSlot/downstream``). Guarded by `link`'s lock.
     @usableFromInline
     @exclusivity(unchecked)
     var held: HeldDownstream
-    /// Released at the end. Guarded by `lock`.
+    /// Released at the end. Guarded by `link`'s lock.
     @usableFromInline
     @exclusivity(unchecked)
     var resultSelector: ((Input, OtherOutput) -> Downstream.Input)?
-    /// The other publisher's latest value (``latest``). Guarded by `lock`.
+    /// The other publisher's latest value (``latest``). Guarded by `link`'s lock.
     @usableFromInline
     @exclusivity(unchecked)
     var heldLatest: Latest
-    /// The other publisher's subscription. Guarded by `lock`.
+    /// The other publisher's subscription. Guarded by `link`'s lock.
     @usableFromInline
     @exclusivity(unchecked)
     var other = TriggerLink.waiting
-    /// An upstream value is being delivered (by the upstream's thread, outside the lock). Guarded by `lock`.
+    /// An upstream value is being delivered (by the upstream's thread, outside the lock). Guarded by `link`'s lock.
     @usableFromInline
     @exclusivity(unchecked)
     var isDelivering = false
     /// The other publisher failed during a delivery: the delivering thread sends it when it returns. Guarded
-    /// by `lock`.
+    /// by `link`'s lock.
     @usableFromInline
     @exclusivity(unchecked)
     var heldFailure: Pending
@@ -289,14 +288,14 @@ where
         specialised = SpecialisedCall.forwarding()
     }
 
-    /// ``heldLatest`` as a plain `Optional`. Guarded by `lock`.
+    /// ``heldLatest`` as a plain `Optional`. Guarded by `link`'s lock.
     @inlinable
     var latest: OtherOutput? {
         get { heldLatest.wrapped }
         set { heldLatest.wrapped = newValue }
     }
 
-    /// ``heldFailure`` as a plain `Optional`. Guarded by `lock`.
+    /// ``heldFailure`` as a plain `Optional`. Guarded by `link`'s lock.
     @inlinable
     var pendingFailure: Subscribers.Completion<Failure>? {
         get { heldFailure.wrapped }
@@ -310,9 +309,9 @@ where
     /// until the upstream subscription arrives).
     @inlinable
     func start() {
-        lock.lock()
+        link.lock()
         let downstream = self.downstream
-        lock.unlock()
+        link.unlock()
         downstream?.receive(subscription: self)
     }
 
@@ -325,23 +324,23 @@ where
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-        lock.lock()
+        link.lock()
         guard let downstream, let resultSelector else {
-            lock.unlock()
+            link.unlock()
             return .none
         }
         guard let latest else {
-            lock.unlock()
+            link.unlock()
             return .max(1)  // dropped: the subscriber did not get it, so ask for one more in its place
         }
         isDelivering = true
-        lock.unlock()
+        link.unlock()
         let more = downstream.receive(resultSelector(input, latest))
-        lock.lock()
+        link.lock()
         isDelivering = false
         let failure = pendingFailure
         pendingFailure = nil
-        lock.unlock()
+        link.unlock()
         guard let failure else { return more }
         release().downstream?.receive(completion: failure)  // nil if the subscriber cancelled meanwhile
         return .none
@@ -378,46 +377,46 @@ where
 
     @inlinable
     func otherReceive(subscription: any Subscription) {
-        lock.lock()
+        link.lock()
         let accepted = other.accept(subscription, isWanted: downstream != nil)
-        lock.unlock()
+        link.unlock()
         if accepted { subscription.request(.unlimited) } else { subscription.cancel() }
     }
 
     @inlinable
     func otherReceive(_ input: OtherOutput) {
-        lock.lock()
-        guard other.isLive else { return lock.unlock() }
+        link.lock()
+        guard other.isLive else { return link.unlock() }
         let previous = latest
         latest = input
-        lock.unlock()
+        link.unlock()
         _ = previous  // released outside the lock
     }
 
     @inlinable
     func otherReceive(completion: Subscribers.Completion<Failure>) {
         guard case .failure = completion else {
-            lock.lock()
+            link.lock()
             let ended = other.end()  // finishing changes nothing: the latest value stays
-            lock.unlock()
+            link.unlock()
             _ = ended
             return
         }
-        lock.lock()
-        guard other.isLive else { return lock.unlock() }
+        link.lock()
+        guard other.isLive else { return link.unlock() }
         let ended = other.end()
-        lock.unlock()
+        link.unlock()
         _ = ended
         guard link.finishAndCancel() else { return }  // the upstream completed first, or the subscriber cancelled
-        lock.lock()
+        link.lock()
         if isDelivering {
             pendingFailure = completion  // sent by the delivering thread when its call returns
-            lock.unlock()
+            link.unlock()
             return
         }
         // Taken in the same critical section that saw no delivery, so none can start before the failure is sent.
         let (downstream, selector, value, _) = releaseLocked()
-        lock.unlock()
+        link.unlock()
         _ = selector
         _ = value
         downstream?.receive(completion: completion)
@@ -428,9 +427,9 @@ where
     /// caller to cancel. What is dropped is released after the lock.
     @inlinable
     func release() -> (downstream: Downstream?, other: (any Subscription)?) {
-        lock.lock()
+        link.lock()
         let (released, selector, value, live) = releaseLocked()
-        lock.unlock()
+        link.unlock()
         _ = selector
         _ = value
         return (released, live)
