@@ -24,15 +24,17 @@ package struct UpstreamLink: Sendable {
         /// Demand requested while `waiting`, forwarded when the subscription arrives.
         @usableFromInline
         var pending: Subscribers.Demand
-        /// The upstream subscription while `subscribed`; the trivial `NoSubscription` placeholder otherwise.
+        /// The upstream subscription while `subscribed`; `nil` otherwise. A class-bound existential (16 bytes,
+        /// copied and destroyed as a reference), not an `any Subscription` (40 bytes, boxed, copied and destroyed
+        /// through its type's value witnesses): see ``SubscriptionSlot/object(_:)``.
         @usableFromInline
-        var subscription: any Subscription
+        var subscription: (any Subscription & AnyObject)?
 
         @inlinable
         init() {
             phase = .waiting
             pending = .none
-            subscription = NoSubscription()
+            subscription = nil
         }
     }
 
@@ -87,7 +89,7 @@ package struct UpstreamLink: Sendable {
         let pending = state.pointee.pending
         state.pointee.phase = .subscribed
         state.pointee.pending = .none
-        NoSubscription.replace(&state.pointee.subscription, with: subscription)
+        state.pointee.subscription = SubscriptionSlot.object(subscription)
         unlock()
         if pending > .none { subscription.request(pending) }
         return true
@@ -105,7 +107,7 @@ package struct UpstreamLink: Sendable {
         case .subscribed:
             let subscription = state.pointee.subscription  // a cancel may release the stored one meanwhile
             unlock()
-            subscription.request(demand)
+            subscription?.request(demand)
         case .terminal:
             unlock()
         }
@@ -129,9 +131,7 @@ package struct UpstreamLink: Sendable {
             return false
         }
         state.pointee.phase = .terminal
-        // Moved out (not copied) and released after unlocking.
-        let released: any Subscription =
-            previous == .subscribed ? NoSubscription.take(&state.pointee.subscription) : NoSubscription()
+        let released = state.pointee.subscription.take()  // moved out, released after unlocking
         unlock()
         _ = consume released
         return true
@@ -145,10 +145,9 @@ package struct UpstreamLink: Sendable {
         let state = self.state
         let previous = state.pointee.phase
         state.pointee.phase = .terminal
-        let taken: any Subscription =
-            previous == .subscribed ? NoSubscription.take(&state.pointee.subscription) : NoSubscription()  // moved
+        let taken = state.pointee.subscription.take()  // moved out
         unlock()
-        if previous == .subscribed { taken.cancel() }
+        taken?.cancel()
         return previous != .terminal
     }
 
