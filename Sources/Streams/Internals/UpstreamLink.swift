@@ -119,6 +119,25 @@ package struct UpstreamLink: Sendable {
         _ = finishAndCancel()
     }
 
+    /// `cancel()` for an operator that ends its own state in the same critical section: with the lock held
+    /// (``lock()``), ends the link and returns the upstream subscription, for the caller to cancel once it has
+    /// released the lock (`nil` if the link had ended already, or had no subscription yet).
+    ///
+    /// ```swift
+    /// link.lock()
+    /// let upstream = link.cancelLocked()
+    /// let released = held  // the operator's own teardown
+    /// held = nil
+    /// link.unlock()
+    /// upstream?.cancel()
+    /// ```
+    @inlinable
+    package func cancelLocked() -> (any Subscription & AnyObject)? {
+        let state = self.state
+        state.pointee.phase = .terminal
+        return state.pointee.subscription.take()
+    }
+
     /// Marks the link ended because upstream completed. Returns `true` only the first time, so the
     /// caller forwards exactly one completion. The subscription is released after the lock.
     @inlinable

@@ -305,13 +305,14 @@ where HeldDownstream.Wrapped == Downstream, Terminal.Wrapped == Subscribers.Comp
     /// `cancel()`'s body, specialised (see ``specialised``).
     @inlinable
     func cancelNow() {
-        link.cancel()
         link.lock()
+        let upstream = link.cancelLocked()
         let released = (downstream, values, whenFull)
         downstream = nil
         values.removeAll()
         whenFull = .dropNewest
         link.unlock()
+        upstream?.cancel()
         _ = released  // destroyed here, outside the lock
     }
 

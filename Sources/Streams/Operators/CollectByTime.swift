@@ -268,8 +268,8 @@ where Downstream.Input == [Element] {
     /// `cancel()`'s body, specialised (see ``specialised``).
     @inlinable
     func cancelNow() {
-        link.cancel()
         link.lock()
+        let upstream = link.cancelLocked()
         let released = (downstream, open, ready)
         let timers = (tick, drainHandle)
         downstream = nil
@@ -281,6 +281,7 @@ where Downstream.Input == [Element] {
         tickIndex += 1
         drainGeneration &+= 1
         link.unlock()
+        upstream?.cancel()
         timers.0?.cancel()
         timers.1?.cancel()
         _ = released  // destroyed here, outside the lock

@@ -138,14 +138,15 @@ where HeldDownstream.Wrapped == Downstream {
     /// `cancel()`'s body, specialised (see ``specialised``).
     @inlinable
     func cancelNow() {
-        link.cancel()
         link.lock()
+        let upstream = link.cancelLocked()
         let timers = self.timers
         self.timers = PendingTimers()
         let released = held
         held = nil
         let dropped = queue.removeAll()
         link.unlock()
+        upstream?.cancel()
         timers.cancelAll()
         _ = released  // destroyed here, outside the lock
         _ = dropped

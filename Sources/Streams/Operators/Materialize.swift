@@ -304,13 +304,14 @@ where
     /// `cancel()`'s body, specialised (see ``specialised``).
     @inlinable
     func cancelNow() {
-        link.cancel()
         link.lock()
+        let upstream = link.cancelLocked()
         let released = (downstream, pending)
         downstream = nil
         pending = nil
         isCancelled = true
         link.unlock()
+        upstream?.cancel()
         _ = released
     }
 

@@ -122,12 +122,13 @@ where HeldDownstream.Wrapped == Downstream {
     /// `cancel()`'s body, specialised (see ``specialised``).
     @inlinable
     func cancelNow() {
-        link.cancel()
         link.lock()
+        let upstream = link.cancelLocked()
         let released = held
         held = nil
         let dropped = queue.removeAll()
         link.unlock()
+        upstream?.cancel()
         _ = released  // destroyed here, outside the lock
         _ = dropped
     }

@@ -306,12 +306,13 @@ where HeldDownstream.Wrapped == Downstream {
     /// `cancel()`'s body, specialised (see ``specialised``).
     @inlinable
     func cancelNow() {
-        link.cancel()
         link.lock()
+        let upstream = link.cancelLocked()
         let timer = machine.cancelled()
         let released = held
         held = nil
         link.unlock()
+        upstream?.cancel()
         timer.cancel()
         _ = released  // destroyed here, outside the lock
     }

@@ -177,8 +177,8 @@ where HeldDownstream.Wrapped == Downstream {
     /// `cancel()`'s body, specialised (see ``specialised``).
     @inlinable
     func cancelNow() {
-        link.cancel()
         link.lock()
+        let upstream = link.cancelLocked()
         isWatching = false
         let timer = self.timer.take()
         let released = held
@@ -186,6 +186,7 @@ where HeldDownstream.Wrapped == Downstream {
         let dropped = queue.removeAll()
         let makeError = customError.take()
         link.unlock()
+        upstream?.cancel()
         timer.cancel()
         _ = released  // destroyed here, outside the lock
         _ = dropped
