@@ -16,6 +16,10 @@ public enum Scenario: String, CaseIterable, Sendable {
     /// Memory per live subscription of another shape: a `CurrentValueSubject` → `removeDuplicates` → `scan` →
     /// `sink(receiveCompletion:receiveValue:)`, closures written as literals. Heap only.
     case memoryHeapStateful = "memory-heap-stateful"
+    /// Memory per live subscription of a search box's pipeline, timing operators included: subject →
+    /// `removeDuplicates` → `debounce` → `map` → `receive(on:)` → `sink` (a virtual-time scheduler that never runs).
+    /// Heap only.
+    case memoryHeapTimed = "memory-heap-timed"
     /// 1. `PassthroughSubject` → `map` → `filter` → `map` → `sink`.
     case chain
     /// 2. `(0..<n).publisher` type-erased → `map` → `filter` → `sink`.
@@ -167,7 +171,8 @@ public enum Scenario: String, CaseIterable, Sendable {
     /// How many operations one run performs (the divisor of the figure).
     public var count: Int {
         switch self {
-        case .memoryResident, .memoryHeap, .memoryHeapStoredClosures, .memoryHeapStateful: 100_000
+        case .memoryResident, .memoryHeap, .memoryHeapStoredClosures, .memoryHeapStateful,
+            .memoryHeapTimed: 100_000
         case .chain: 2_000_000
         case .sequence: 1_000_000
         case .subscribeCancel: 100_000
@@ -204,7 +209,7 @@ public enum Scenario: String, CaseIterable, Sendable {
     /// The unit of the figure.
     public var unit: String {
         switch self {
-        case .memoryResident, .memoryHeap, .memoryHeapStoredClosures, .memoryHeapStateful, .liveMemory1k,
+        case .memoryResident, .memoryHeap, .memoryHeapStoredClosures, .memoryHeapStateful, .memoryHeapTimed, .liveMemory1k,
             .liveMemory10k,
             .liveMemory1m:
             "B"
@@ -215,7 +220,7 @@ public enum Scenario: String, CaseIterable, Sendable {
     /// What one operation is, for the table.
     public var operation: String {
         switch self {
-        case .memoryResident, .memoryHeap, .memoryHeapStoredClosures, .memoryHeapStateful, .liveMemory1k,
+        case .memoryResident, .memoryHeap, .memoryHeapStoredClosures, .memoryHeapStateful, .memoryHeapTimed, .liveMemory1k,
             .liveMemory10k,
             .liveMemory1m:
             "per live subscription"

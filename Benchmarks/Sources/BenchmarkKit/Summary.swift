@@ -93,7 +93,7 @@ public enum Target {
         case .search: 0.20
         case .flatMap: 0.12
         // Issue 8 set 0.5; issue 24 asks for 0.45 per live subscription.
-        case .memoryHeap, .memoryResident, .memoryHeapStoredClosures, .memoryHeapStateful: 0.45
+        case .memoryHeap, .memoryResident, .memoryHeapStoredClosures, .memoryHeapStateful, .memoryHeapTimed: 0.45
         // No OpenCombine figure (merge, combineLatest) or no target set (values).
         // Scaling curves: read as curves (flat = linear), not against a ratio.
         case .fanOut1, .fanOut10, .fanOut100, .fanOut10k, .live1k, .live10k, .live100k, .live1m, .liveMemory1k,

@@ -18,6 +18,7 @@ func runScenarios(_ runner: BenchmarkRunner) async {
     measureMemoryPerSubscription(runner)
     measureMemoryWithStoredClosures(runner)
     measureMemoryOfStatefulSubscriptions(runner)
+    measureMemoryOfTimedSubscriptions(runner)
     runner.time(.chain, chain)
     runner.time(.sequence, sequence)
     runner.time(.subscribeCancel, subscribeCancel)
@@ -178,6 +179,30 @@ func measureMemoryOfStatefulSubscriptions(_ runner: BenchmarkRunner) {
         return received &+ finished
     }
     subject.send(completion: .finished)
+    kept.removeAll()
+}
+
+/// Memory of a search box's live subscription, timing operators included: a query subject → `removeDuplicates` →
+/// `debounce` → `map` → `receive(on:)` → `sink`, on a virtual-time scheduler that is never run; `count` live
+/// subscriptions on one subject.
+func measureMemoryOfTimedSubscriptions(_ runner: BenchmarkRunner) {
+    let scheduler = VirtualScheduler()
+    let query = PassthroughSubject<String, Never>()
+    var kept: [AnyCancellable] = []
+    kept.reserveCapacity(Scenario.memoryHeapTimed.count)
+    runner.measureHeap(.memoryHeapTimed) { count in
+        var received: UInt64 = 0
+        for _ in 0..<count {
+            query.removeDuplicates()
+                .debounce(for: .milliseconds(300), scheduler: scheduler)
+                .map { $0.count }
+                .receive(on: scheduler)
+                .sink { received &+= UInt64($0) }
+                .store(in: &kept)
+        }
+        return UInt64(kept.count) &+ received
+    }
+    query.send(completion: .finished)
     kept.removeAll()
 }
 
