@@ -2,21 +2,32 @@ extension Subscribers {
     /// A subscriber that writes each value to a key path of an object.
     ///
     /// Holds the object strongly until cancelled or completed (as Combine does); cancel releases it.
-    /// - Threading: writes happen on the thread the publisher delivers on. The subscriber's own state is in
-    ///   `link` and `target`, each under its lock; the object itself is written without synchronisation.
+    /// - Threading: writes happen on the thread the publisher delivers on. The subscriber's own state (the upstream
+    ///   subscription and ``object``) is under `link`'s lock; the object itself is written without synchronisation.
     public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible, @unchecked Sendable {
         /// Never fails.
         public typealias Failure = Never
 
+        /// The upstream subscription, and the one lock of this subscriber: it guards `target`
+        /// (`@exclusivity(unchecked)`: each access is under it, or in `init`).
         @usableFromInline
         let link = UpstreamLink()
+        /// The object written to; `nil` once completed or cancelled. Guarded by `link`'s lock.
         @usableFromInline
-        let target: Locked<(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>)?>
+        @exclusivity(unchecked)
+        var target: Root?
+        /// The key path written on ``object``.
+        public let keyPath: ReferenceWritableKeyPath<Root, Input>
+
+        /// The object values are written to; `nil` once the subscriber has completed or been cancelled.
+        @inlinable
+        public var object: Root? { link.withLock { target } }
 
         /// Creates a subscriber that assigns to `keyPath` on `object`.
         @inlinable
         public init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>) {
-            target = Locked((object, keyPath))
+            target = object
+            self.keyPath = keyPath
         }
 
         /// Stores the subscription and requests `.unlimited`.
@@ -28,7 +39,7 @@ extension Subscribers {
         /// Assigns the value.
         @inlinable
         public func receive(_ input: Input) -> Subscribers.Demand {
-            if let (object, keyPath) = target.withLock({ $0 }) { object[keyPath: keyPath] = input }
+            if let object = link.withLock({ target }) { object[keyPath: keyPath] = input }
             return .none
         }
 
@@ -42,13 +53,18 @@ extension Subscribers {
         /// Cancels upstream and releases the object.
         @inlinable
         public func cancel() {
-            link.cancel()
-            release()
+            link.lock()
+            let upstream = link.cancelLocked()
+            let released = target
+            target = nil
+            link.unlock()
+            upstream?.cancel()
+            _ = released  // released here, outside the lock
         }
 
         @inlinable
         func release() {
-            let released = target.withLock { target in
+            let released = link.withLock { () -> Root? in
                 defer { target = nil }
                 return target
             }
