@@ -171,8 +171,8 @@ public enum Scenario: String, CaseIterable, Sendable {
     /// How many operations one run performs (the divisor of the figure).
     public var count: Int {
         switch self {
-        case .memoryResident, .memoryHeap, .memoryHeapStoredClosures, .memoryHeapStateful,
-            .memoryHeapTimed: 100_000
+        case .memoryResident, .memoryHeap, .memoryHeapStoredClosures, .memoryHeapStateful, .memoryHeapTimed:
+            100_000
         case .chain: 2_000_000
         case .sequence: 1_000_000
         case .subscribeCancel: 100_000
@@ -209,9 +209,8 @@ public enum Scenario: String, CaseIterable, Sendable {
     /// The unit of the figure.
     public var unit: String {
         switch self {
-        case .memoryResident, .memoryHeap, .memoryHeapStoredClosures, .memoryHeapStateful, .memoryHeapTimed, .liveMemory1k,
-            .liveMemory10k,
-            .liveMemory1m:
+        case .memoryResident, .memoryHeap, .memoryHeapStoredClosures, .memoryHeapStateful, .memoryHeapTimed,
+            .liveMemory1k, .liveMemory10k, .liveMemory1m:
             "B"
         default: "ns"
         }
@@ -220,9 +219,8 @@ public enum Scenario: String, CaseIterable, Sendable {
     /// What one operation is, for the table.
     public var operation: String {
         switch self {
-        case .memoryResident, .memoryHeap, .memoryHeapStoredClosures, .memoryHeapStateful, .memoryHeapTimed, .liveMemory1k,
-            .liveMemory10k,
-            .liveMemory1m:
+        case .memoryResident, .memoryHeap, .memoryHeapStoredClosures, .memoryHeapStateful, .memoryHeapTimed,
+            .liveMemory1k, .liveMemory10k, .liveMemory1m:
             "per live subscription"
         case .live1k, .live10k, .live100k, .live1m: "per subscription (subscribe, one value, cancel)"
         case .fanOut1, .fanOut10, .fanOut100, .fanOut10k: "per delivery"
