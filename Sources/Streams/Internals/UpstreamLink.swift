@@ -8,7 +8,7 @@
 /// Its mutex is also the operator's: the operator guards its own fields with ``lock()``/``unlock()`` and
 /// ``withLock(_:)`` rather than a second `Lock`, so a subscription costs one mutex and one allocation for both. The
 /// link's own methods take that mutex themselves, so the operator calls them only while it does not hold it (the
-/// mutex is not recursive).
+/// mutex is not recursive); the exception is ``cancelLocked()``, made for the operator's own critical section.
 ///
 /// A value with reference semantics (copies share the link), stored as one heap object: the state and
 /// its mutex together.
@@ -57,8 +57,8 @@ package struct UpstreamLink: Sendable {
     @inlinable
     var state: UnsafeMutablePointer<State> { guarded.storage.headerPointer }
 
-    /// Acquires the mutex, for the owning operator's own fields. Pair with ``unlock()``; never call the link's other
-    /// methods in between.
+    /// Acquires the mutex, for the owning operator's own fields. Pair with ``unlock()``; in between, call none of the
+    /// link's other methods but ``cancelLocked()``.
     @inlinable
     package func lock() { guarded.lock() }
 
