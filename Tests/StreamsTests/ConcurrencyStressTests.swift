@@ -397,6 +397,75 @@ import Testing
         }
     }
 
+    /// A subscriber that asks for one value at a time from whatever thread calls ``ask()``, and records, with no
+    /// lock of its own around the delivery, whether calls overlapped and whether a value sent after the cancel
+    /// (a negative one) arrived.
+    final class OneAtATime: Subscriber, @unchecked Sendable {
+        typealias Input = [Int]
+        typealias Failure = Never
+        let flags = Locked((inside: false, overlaps: 0, afterCancel: 0, subscription: (any Subscription)?.none))
+        let counter = UnsynchronizedCounter()
+
+        func receive(subscription: any Subscription) {
+            flags.withLock { $0.subscription = subscription }
+        }
+        func receive(_ input: [Int]) -> Subscribers.Demand {
+            flags.withLock { flags in
+                if flags.inside { flags.overlaps += 1 }
+                if input.contains(where: { $0 < 0 }) { flags.afterCancel += 1 }
+                flags.inside = true
+            }
+            counter.count += input.count
+            flags.withLock { $0.inside = false }
+            return .none
+        }
+        func receive(completion: Subscribers.Completion<Never>) {}
+        func ask() { flags.withLock { $0.subscription }?.request(.max(1)) }
+        func cancel() { flags.withLock { $0.subscription }?.cancel() }
+    }
+
+    /// `subscribe(on:)`, `buffer`, `timeout` and `collect(.byTimeOrCount)` keep their own state and their upstream
+    /// link under one lock (the link's): senders on three threads, one-at-a-time requests from a fourth, timers on a
+    /// real queue, and a cancel mid-stream. The subscriber is never called concurrently, nothing sent after the cancel
+    /// arrives, and nothing deadlocks.
+    @Test func linkOperatorsSurviveConcurrentSendersRequestsAndCancel() {
+        var delivered = 0
+        for round in 0..<20 {
+            let subject = PassthroughSubject<Int, Never>()
+            let queue = DispatchQueue(label: "stress.link.\(round)")
+            let subscriber = OneAtATime()
+            let cancelled = Locked(false)
+            subject
+                .subscribe(on: queue)
+                .buffer(size: 16, prefetch: .byRequest, whenFull: .dropOldest)
+                .timeout(.seconds(30), scheduler: queue)
+                .collect(.byTimeOrCount(queue, .microseconds(200), 4))
+                .subscribe(subscriber)
+            queue.sync {}  // the subscription, made on the queue, has reached the subscriber
+            DispatchQueue.concurrentPerform(iterations: 4) { thread in
+                for i in 0..<300 {
+                    if thread == 3 {
+                        subscriber.ask()
+                        if i == 150 {
+                            subscriber.cancel()
+                            cancelled.withLock { $0 = true }
+                        }
+                    } else {
+                        subject.send(cancelled.withLock { $0 } ? -1 - i : i)
+                    }
+                }
+            }
+            for _ in 0..<3 { queue.sync {} }  // timers still pending run out and find the chain cancelled
+            let seen = subscriber.flags.withLock { ($0.overlaps, $0.afterCancel) }
+            #expect(seen.0 == 0, "round \(round): the subscriber was called concurrently")
+            #expect(seen.1 == 0, "round \(round): a value sent after cancel() returned was delivered")
+            let count = queue.sync { subscriber.counter.count }
+            #expect(count <= 600)
+            delivered += count
+        }
+        #expect(delivered > 0, "nothing went through: the test exercised no delivery")
+    }
+
     /// Cancels its subscription from another thread while still inside `receive(subscription:)`, then uses
     /// itself; counts the hand-overs it survived in `survived`.
     final class CancelsElsewhereOnSubscription<Input>: Subscriber, @unchecked Sendable {
