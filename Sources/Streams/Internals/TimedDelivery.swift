@@ -36,9 +36,8 @@ extension TimedDelivery {
     }
 
     /// The delivery loop, entered with the link's lock held and the delivering turn taken; returns with the lock
-    /// released.
-    /// The downstream is read once: a cancel or a completion during a delivery sets it to `nil`, which the loop checks
-    /// before each further event.
+    /// released. The downstream is read once: a cancel or a completion during a delivery sets it to `nil`, which the
+    /// loop checks before each further event.
     @inlinable
     func deliverLocked() {
         guard let downstream else {
