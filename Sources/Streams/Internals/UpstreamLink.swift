@@ -161,13 +161,11 @@ package struct UpstreamLink: Sendable {
     @inlinable
     package func finishAndCancel() -> Bool {
         lock()
-        let state = self.state
-        let previous = state.pointee.phase
-        state.pointee.phase = .terminal
-        let taken = state.pointee.subscription.take()  // moved out
+        let wasLive = state.pointee.phase != .terminal
+        let taken = cancelLocked()
         unlock()
         taken?.cancel()
-        return previous != .terminal
+        return wasLive
     }
 
     /// Whether the link has ended (completed or cancelled).
