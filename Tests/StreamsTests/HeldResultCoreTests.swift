@@ -125,4 +125,35 @@ import Testing
             #expect(downstream.events == [.subscription, .value(round), .finished])
         }
     }
+
+    /// The end, the first request and a cancel, each on its own thread, in every order: the result goes at most once,
+    /// `.finished` only after it and only if the cancel came later, and once all three have returned the core holds
+    /// neither the downstream nor the result (the thread sanitizer in `.ci/run` checks the hand-overs).
+    @Test func theEndTheFirstRequestAndACancelRacingDeliverAtMostOnceAndReleaseEverything() {
+        var outcomes = Set<Int>()
+        for round in 0..<3_000 {
+            let upstream = Upstream()
+            let downstream = Downstream()
+            let core = makeCore(downstream, upstream: upstream, forwardsDemand: round % 2 == 0)
+            DispatchQueue.concurrentPerform(iterations: 3) { thread in
+                switch (thread + round) % 3 {
+                case 0: if core.link.finish() { core.publish(round) }
+                case 1: downstream.request(.max(1))
+                default: downstream.cancel()
+                }
+            }
+            let events = downstream.events
+            let allowed: [[HandWrittenSubscriber<Int, Never>.Event]] = [
+                [.subscription], [.subscription, .value(round)], [.subscription, .value(round), .finished],
+            ]
+            #expect(allowed.contains(events), "round \(round): \(events)")
+            outcomes.insert(events.count)
+            #expect(upstream.cancelCount <= 1)
+            #expect(core.held == nil)
+            #expect(core.heldResult == nil)
+        }
+        // Both ends of the race happened: nothing delivered (cancel first) and the whole result (cancel last).
+        #expect(outcomes.contains(1))
+        #expect(outcomes.contains(3))
+    }
 }
