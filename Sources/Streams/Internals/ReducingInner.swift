@@ -32,7 +32,7 @@ enum ReduceStep<Failure: Error> {
 /// `nil` for an operator that has found nothing yet, as `first`, `last`, `min`), and `step` lives in this struct,
 /// which the upstream holds and releases, with the closure, when the stream completes or is cancelled (as in
 /// Combine). A value costs one relaxed load of the link's phase and the step. Only the end of the fold meets the
-/// downstream's request and cancel, which may come from any thread, in ``HeldResultCore`` (one atomic byte of flags, no lock).
+/// downstream's request and cancel, which may come from any thread, in ``HeldResultCore`` (an atomic byte of flags).
 @usableFromInline
 struct ReducingInner<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, CustomStringConvertible {
     @usableFromInline
