@@ -40,11 +40,17 @@ extension Sequence {
     public var publisher: Publishers.Sequence<Self, Never> { Publishers.Sequence(sequence: self) }
 }
 
-/// Emits the elements of a sequence as demanded, then finishes: backs `Just` and `Sequence.publisher`.
+/// Emits the elements of a sequence as demanded, then finishes: backs `Sequence.publisher`.
 ///
 /// It looks one element ahead, so `.finished` follows the last element at once (even with no demand
-/// left), and an empty sequence finishes right after the subscription, as in Combine. Shared across threads:
-/// `iterator` is confined to the emitting thread, the other `var`s are guarded by `lock`.
+/// left), and an empty sequence finishes right after the subscription, as in Combine.
+///
+/// No lock. Requests and a cancel may come from any thread, at once; each records itself (demand in `requested`,
+/// the cancel in `isCancelled`) and then counts itself into `work`. The call that finds `work` at zero becomes the
+/// *emitter*: it alone touches the iterator, the upcoming element and the subscriber, and it keeps emitting until it
+/// has counted off every call that came meanwhile (each may have added demand or cancelled), so none is lost. A
+/// value's demand costs one compare-and-swap, and once demand is unlimited a value costs one atomic load (to see a
+/// cancel). Once the stream has finished or been cancelled, `work` never returns to zero: later calls do nothing.
 ///
 /// The subscriber and the upcoming element are kept in ``OptionalSlot`` fields (`HeldDownstream` is `Downstream?`,
 /// `Upcoming` is `Values.Element?`): `request(_:)`, `cancel()` and `deinit` run unspecialised, and an `Optional`
@@ -54,33 +60,32 @@ final class ValuesSubscription<
     Values: Sequence, Downstream: Subscriber, HeldDownstream: OptionalSlot, Upcoming: OptionalSlot
 >: Subscription, HoldsDownstreamInSlot, CustomStringConvertible, @unchecked Sendable
 where Downstream.Input == Values.Element, HeldDownstream.Wrapped == Downstream, Upcoming.Wrapped == Values.Element {
-    @usableFromInline
-    let lock = Lock()
-    /// Used in `init`, then only by the emitting thread (the one that set `isEmitting`), without the lock.
+    /// Used in `init`, then only by the emitter (the call that moved `work` from zero), which `work`'s
+    /// read-modify-writes hand over from thread to thread (`@exclusivity(unchecked)`: one emitter at a time).
     @usableFromInline
     @exclusivity(unchecked)
     var iterator: Values.Iterator
-    /// The element to deliver next (``upcoming``); `nil` once the sequence is exhausted. Guarded by `lock`, like the
-    /// `var`s below (`start()` uses them unlocked, before the subscription is handed out).
+    /// The element to deliver next (``upcoming``); `nil` once taken for the last time. Owned by the emitter, like
+    /// `held` (`start()` reads them before the subscription is handed out).
     @usableFromInline
     @exclusivity(unchecked)
     var heldUpcoming: Upcoming
-    /// The subscriber (``HoldsDownstreamInSlot/downstream``), `nil` once finished or cancelled. Guarded by `lock`, like
-    /// the `var`s below.
+    /// The subscriber (``HoldsDownstreamInSlot/downstream``), `nil` once finished or cancelled. Owned by the emitter.
     @usableFromInline
     @exclusivity(unchecked)
     var held: HeldDownstream
+    /// The outstanding demand, as `Subscribers.Demand`'s raw value (`UInt.max`: unlimited); only the emitter
+    /// takes from it.
     @usableFromInline
-    @exclusivity(unchecked)
-    var demand = Subscribers.Demand.none
+    let requested = Atomic<UInt>(0)
+    /// Requests and cancels not yet seen by the emitter (see the type's notes): atomic, acquiring and releasing.
     @usableFromInline
-    @exclusivity(unchecked)
-    var isEmitting = false
-    /// Set by `cancel()`; the unlimited-demand loop checks it instead of taking the lock per value.
+    let work = Atomic<Int>(0)
+    /// Set by `cancel()` before it counts itself into `work`; the emitter checks it before each value.
     @usableFromInline
     let isCancelled = Atomic<Bool>(false)
-    /// Runs ``emit()``: made in `init`, which is specialised in client code. `request(_:)` is reached
-    /// through `any Subscription`, whose witness is the unspecialised generic body; calling `emit()`
+    /// Runs ``emit()``: made in `init`, which is specialised in client code. `request(_:)` and `cancel()` are
+    /// reached through `any Subscription`, whose witness is the unspecialised generic body; calling `emit()`
     /// directly from there ran the per-value loop through generic metadata (~3× slower per value).
     @usableFromInline
     let emitSpecialised: (ValuesSubscription) -> Void
@@ -119,78 +124,72 @@ where Downstream.Input == Values.Element, HeldDownstream.Wrapped == Downstream, 
     @inlinable
     func request(_ more: Subscribers.Demand) {
         guard more > .none else { return }
-        lock.lock()
-        guard !held.isNil else { return lock.unlock() }
-        demand += more
-        guard !isEmitting else { return lock.unlock() }
-        isEmitting = true
-        lock.unlock()
-        emitSpecialised(self)
-    }
-
-    /// Runs on the one thread that set `isEmitting`; only that thread touches the iterator.
-    @inlinable
-    func emit() {
-        while true {
-            lock.lock()
-            guard let downstream, demand > .none, let element = upcoming else {
-                isEmitting = false
-                return lock.unlock()
-            }
-            if demand == .unlimited {
-                lock.unlock()
-                return emitUnlimited(from: element, to: downstream)
-            }
-            demand -= 1
-            lock.unlock()
-            let more = downstream.receive(element)
-            let following = iterator.next()
-            lock.lock()
-            upcoming = following
-            if more > .none { demand += more }
-            let live = self.downstream != nil
-            if following == nil { self.downstream = nil }
-            lock.unlock()
-            if following == nil {
-                if live { downstream.receive(completion: .finished) }
-                return
-            }
-        }
-    }
-
-    /// The loop once demand is `.unlimited` (it stays so): no lock per value, one atomic load to see a
-    /// cancel. Demand returned by `receive(_:)` cannot change anything any more.
-    @inlinable
-    func emitUnlimited(from first: Values.Element, to downstream: Downstream) {
-        var element = first
-        while true {
-            guard !isCancelled.load(ordering: .acquiring) else {
-                lock.lock()
-                isEmitting = false
-                return lock.unlock()
-            }
-            _ = downstream.receive(element)
-            guard let following = iterator.next() else {
-                lock.lock()
-                upcoming = nil
-                let live = self.downstream != nil
-                self.downstream = nil
-                lock.unlock()
-                if live { downstream.receive(completion: .finished) }
-                return
-            }
-            element = following
-        }
+        requested.addDemand(more)
+        countIn()
     }
 
     @inlinable
     func cancel() {
-        lock.lock()
-        let released = held
-        held = nil
-        lock.unlock()
-        isCancelled.store(true, ordering: .releasing)
-        _ = released
+        isCancelled.store(true, ordering: .relaxed)
+        countIn()
+    }
+
+    /// Counts one call into `work`; the call that finds it at zero becomes the emitter.
+    @inlinable
+    func countIn() {
+        guard work.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 else { return }
+        emitSpecialised(self)
+    }
+
+    /// The emitter's loop: delivers while there is demand, then counts off the calls it has seen; it stops when no
+    /// call came meanwhile, or for good at the end of the sequence or on a cancel.
+    @inlinable
+    func emit() {
+        var seen = 1
+        while true {
+            while let downstream {
+                guard !isCancelled.load(ordering: .relaxed) else { return release() }
+                let wanted = requested.load(ordering: .relaxed)
+                guard wanted > 0, let element = upcoming else { break }
+                if wanted == .max { return emitUnlimited(from: element, to: downstream) }
+                requested.takeOneDemand()
+                let more = downstream.receive(element)
+                if more > .none { requested.addDemand(more) }
+                upcoming = iterator.next()
+                if upcoming == nil { return finish(downstream) }
+            }
+            seen = work.wrappingSubtract(seen, ordering: .acquiringAndReleasing).newValue
+            if seen == 0 { return }
+        }
+    }
+
+    /// The loop once demand is `.unlimited` (it stays so): one atomic load per value, to see a cancel. Demand
+    /// returned by `receive(_:)` cannot change anything any more. Never counts off: `work` stays above zero.
+    @inlinable
+    func emitUnlimited(from first: Values.Element, to downstream: Downstream) {
+        upcoming = nil
+        var element = first
+        while true {
+            guard !isCancelled.load(ordering: .relaxed) else { return release() }
+            _ = downstream.receive(element)
+            guard let following = iterator.next() else { return finish(downstream) }
+            element = following
+        }
+    }
+
+    /// The sequence is exhausted (the emitter's call): `.finished` at once, unless the subscriber has cancelled.
+    @inlinable
+    func finish(_ downstream: Downstream) {
+        self.downstream = nil
+        guard !isCancelled.load(ordering: .relaxed) else { return }
+        downstream.receive(completion: .finished)
+    }
+
+    /// Cancelled (the emitter's call): lets go of the subscriber and the upcoming element.
+    @inlinable
+    func release() {
+        downstream = nil
+        upcoming = nil
     }
 }
 
