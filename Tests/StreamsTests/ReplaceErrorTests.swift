@@ -83,4 +83,40 @@ import Testing
         subscriber.request(.max(1))
         #expect(subscriber.events == [.subscription, .value(1), .value(2), .value(0), .finished])
     }
+
+    /// The failure, the first request and a cancel on three threads, in every order: the replacement goes at most
+    /// once, `.finished` only after it, and the subscription lets go of its subscriber and replacement (a class
+    /// here, to see it released). The thread sanitizer in `.ci/run` checks the hand-over.
+    @Test func theFailureTheFirstRequestAndACancelRacingDeliverAtMostOnceAndReleaseEverything() {
+        final class Replacement: Equatable, @unchecked Sendable {
+            static func == (lhs: Replacement, rhs: Replacement) -> Bool { lhs === rhs }
+        }
+        for round in 0..<2_000 {
+            weak var releasedReplacement: Replacement?
+            weak var releasedSubscriber: HandWrittenSubscriber<Replacement, Never>?
+            do {
+                let replacement = Replacement()
+                releasedReplacement = replacement
+                let subject = PassthroughSubject<Replacement, ProbeError>()
+                let subscriber = HandWrittenSubscriber<Replacement, Never>()
+                releasedSubscriber = subscriber
+                subject.replaceError(with: replacement).subscribe(subscriber)
+                DispatchQueue.concurrentPerform(iterations: 3) { thread in
+                    switch (thread + round) % 3 {
+                    case 0: subject.send(completion: .failure(.boom))
+                    case 1: subscriber.request(.max(1))
+                    default: subscriber.cancel()
+                    }
+                }
+                let events = subscriber.events
+                let allowed: [[HandWrittenSubscriber<Replacement, Never>.Event]] = [
+                    [.subscription], [.subscription, .value(replacement)],
+                    [.subscription, .value(replacement), .finished],
+                ]
+                #expect(allowed.contains(events), "round \(round): \(events)")
+            }
+            #expect(releasedReplacement == nil, "round \(round): the replacement is still held")
+            #expect(releasedSubscriber == nil, "round \(round): the subscriber is still held")
+        }
+    }
 }

@@ -104,8 +104,8 @@ where Downstream.Failure == Never {
 ///
 /// `phase` (`live` → `holding` → `ended`, or `live` → `ended`) is one atomic; `demand` another. The
 /// upstream subscription is written once, before the downstream can see this link, and only read after. The
-/// lock guards the downstream and the replacement (`held`, `heldOutput`), kept here for the failure path, and released
-/// when the stream ends.
+/// downstream and the replacement (`held`, `heldOutput`), kept here for the failure path, belong to the one call that
+/// moves `phase` to `ended` (the end, a cancel, or the replacement's delivery): it delivers or releases them. No lock.
 /// A failure and a racing request decide who delivers with sequentially consistent steps (each writes its
 /// own atomic, then reads the other's), and hand over with one compare-exchange, so the replacement goes
 /// exactly once.
@@ -121,16 +121,15 @@ where Downstream.Failure == Never, HeldDownstream.Wrapped == Downstream, HeldOut
     /// Set by every `cancel()`, so nothing follows one made inside the replacement's delivery.
     @usableFromInline
     let isCancelled = Atomic<Bool>(false)
-    @usableFromInline
-    let lock = Lock()
     /// Written only once, by `attach`, before the downstream gets this link; read by `request` and `cancel`
     /// after. `@exclusivity(unchecked)` is sound by that invariant: the single write happens before every read,
     /// ordered by the hand-over of the link itself.
     @usableFromInline
     @exclusivity(unchecked)
     var upstream = SubscriptionSlot()
-    /// The downstream (``HoldsDownstreamInSlot/downstream``) and the replacement, for the failure path; guarded by
-    /// `lock` (`@exclusivity(unchecked)`: every access is under it, or in `init`). Kept in ``OptionalSlot``
+    /// The downstream (``HoldsDownstreamInSlot/downstream``) and the replacement, for the failure path; owned by the
+    /// call that moves `phase` to `ended`, which its atomic exchange makes the only one (`@exclusivity(unchecked)`:
+    /// every access is by that owner, or in `init`). Kept in ``OptionalSlot``
     /// parameters (`Downstream?`, `Downstream.Input?`): `cancel()` (reached through `any Subscription`) and `deinit`
     /// run unspecialised, where an `Optional` of a generic type is a runtime metadata lookup.
     @usableFromInline
@@ -222,13 +221,8 @@ where Downstream.Failure == Never, HeldDownstream.Wrapped == Downstream, HeldOut
                 ordering: .acquiringAndReleasing
             ).exchanged
         else { return }
-        lock.lock()
-        let downstream = self.downstream
-        let output = heldOutput.wrapped
-        held = nil
-        heldOutput = nil
-        lock.unlock()
-        guard let downstream else { return }
+        let output = heldOutput.wrapped.take()
+        guard let downstream = self.downstream.take() else { return }
         if let output {
             _ = downstream.receive(output)
             // Nothing after a cancel, even one from inside `receive(_:)` of the replacement.
@@ -237,17 +231,11 @@ where Downstream.Failure == Never, HeldDownstream.Wrapped == Downstream, HeldOut
         downstream.receive(completion: .finished)
     }
 
-    /// Drops the downstream and the replacement (outside the lock).
+    /// Drops the downstream and the replacement (the call that moved `phase` to `ended`).
     @inlinable
     func release() {
-        lock.lock()
-        let releasedDownstream = held
-        let releasedOutput = heldOutput
         held = nil
         heldOutput = nil
-        lock.unlock()
-        _ = releasedDownstream  // both destroyed here, outside the lock
-        _ = releasedOutput
     }
 }
 
