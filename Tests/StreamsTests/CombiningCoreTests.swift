@@ -17,7 +17,7 @@ import Testing
         static var name: String { "ArrivalOrder" }
         static var forwardsDemand: Bool { Forwards.forwards }
         mutating func next() -> String? { waiting.isEmpty ? nil : waiting.removeFirst() }
-        func isExhausted(finished: [Bool]) -> Bool { waiting.isEmpty && !finished.contains(false) }
+        func isExhausted(finished: FinishedSources) -> Bool { waiting.isEmpty && !finished.contains(false) }
     }
 
     protocol DemandRule { static var forwards: Bool { get } }

@@ -10,7 +10,7 @@
 ///     static var name: String { "Zip" }
 ///     static var forwardsDemand: Bool { true }
 ///     mutating func next() -> (A, B)? { … }
-///     func isExhausted(finished: [Bool]) -> Bool { … }   // a finished source with nothing left
+///     func isExhausted(finished: FinishedSources) -> Bool { … }   // a finished source with nothing left
 /// }
 /// ```
 @usableFromInline
@@ -30,7 +30,7 @@ protocol CombiningState {
     mutating func next() -> Output?
     /// Whether no output can ever come again, given which sources have finished (at least one has).
     /// The core then finishes, cancelling the sources still running.
-    func isExhausted(finished: [Bool]) -> Bool
+    func isExhausted(finished: FinishedSources) -> Bool
 }
 
 extension CombiningState {
@@ -130,17 +130,11 @@ where
     /// The state as it was at the start (no values): immutable.
     @usableFromInline
     let emptyState: State
-    /// Each source's subscription, `nil` before it arrives and after the source ends. Under `lock`.
+    /// Each source's subscription, `nil` before it arrives and after the source ends; which sources have finished.
+    /// Under `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var subscriptions: [(any Subscription)?]
-    /// Which sources have finished, and how many. Under `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var finished: [Bool]
-    @usableFromInline
-    @exclusivity(unchecked)
-    var finishedCount = 0
+    var sources: CombiningSources
     /// The downstream's outstanding demand. Under `lock`.
     @usableFromInline
     @exclusivity(unchecked)
@@ -170,20 +164,8 @@ where
         self.emptyState = state
         self.held = downstream
         heldCompletion = nil
-        subscriptions = Self.repeated(nil, count: count)
-        finished = Self.repeated(false, count: count)
+        sources = CombiningSources(count: count)
         specialised = SpecialisedCall.forwarding()
-    }
-
-    /// `count` copies of `value`, from an array literal for the operators' 2 to 4 sources: `Array(repeating:count:)`
-    /// allocates through a standard-library entry point that looks the storage class up at run time on every call,
-    /// even from specialised code (~8 % of a `zip` subscribe + cancel); a literal's storage type is resolved once.
-    @inlinable
-    static func repeated<Element>(_ value: Element, count: Int) -> [Element] {
-        guard count <= 4 else { return Array(repeating: value, count: count) }
-        var array = [value, value, value, value]
-        array.removeLast(4 - count)  // in place: the storage is kept
-        return array
     }
 
     /// ``heldCompletion`` as a plain `Optional`. Under `lock`.
@@ -222,12 +204,12 @@ where
     @inlinable
     func sideReceived(_ index: Int, subscription: any Subscription) {
         lock.lock()
-        guard !isTerminal, subscriptions[index] == nil, !finished[index] else {
+        guard !isTerminal, sources[index] == nil, !sources.finished[index] else {
             lock.unlock()
             subscription.cancel()
             return
         }
-        subscriptions[index] = subscription
+        sources[index] = SubscriptionSlot.object(subscription)
         let initial = State.forwardsDemand ? demand : .unlimited
         lock.unlock()
         if initial > .none { subscription.request(initial) }
@@ -236,7 +218,7 @@ where
     @inlinable
     func sideReceived<Input>(_ side: Side<Input>, value: Input) {
         lock.lock()
-        guard !isTerminal, !finished[side.index] else { return lock.unlock() }
+        guard !isTerminal, !sources.finished[side.index] else { return lock.unlock() }
         side.store(&state, value)
         state.didStore(demand: demand)
         if isDelivering { return lock.unlock() }
@@ -247,10 +229,8 @@ where
     @inlinable
     func sideReceived(_ index: Int, completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard !isTerminal, !finished[index] else { return lock.unlock() }
-        finished[index] = true
-        finishedCount += 1
-        subscriptions[index] = nil
+        guard !isTerminal, !sources.finished[index] else { return lock.unlock() }
+        sources.finish(index)
         switch completion {
         case .failure(let error):
             endLocked(.failure(error))
@@ -278,14 +258,14 @@ where
         lock.lock()
         guard !isTerminal, downstream != nil else { return lock.unlock() }
         demand += more
-        let upstreams = State.forwardsDemand ? subscriptions : []
+        let upstreams = State.forwardsDemand ? sources : CombiningSources(count: 0)
         if isDelivering {
             lock.unlock()
         } else {
             isDelivering = true
             drainLocked()
         }
-        for subscription in upstreams { subscription?.request(more) }
+        upstreams.request(more)
     }
 
     /// `cancel()`'s body, specialised (see ``specialised``).
@@ -298,21 +278,13 @@ where
         downstream = nil
         state = emptyState
         pendingCompletion = nil
-        let upstreams = takeSubscriptionsLocked()
+        let upstreams = sources.takeSubscriptions()
         lock.unlock()
-        for subscription in upstreams { subscription?.cancel() }
+        upstreams.cancel()
         _ = released
     }
 
     // MARK: Delivery loop
-
-    /// Empties `subscriptions` and returns what it held, to be cancelled outside the lock.
-    @inlinable
-    func takeSubscriptionsLocked() -> [(any Subscription)?] {
-        let taken = subscriptions
-        for index in subscriptions.indices { subscriptions[index] = nil }
-        return taken
-    }
 
     /// Ends the stream with `completion` (lock held; returns with it released): the sources still running are
     /// cancelled, the state is released, and the completion is delivered now or by the running deliverer.
@@ -323,12 +295,12 @@ where
         pendingCompletion = completion
         let released = state
         state = emptyState
-        let upstreams = takeSubscriptionsLocked()
+        let upstreams = sources.takeSubscriptions()
         let delivers = !isDelivering
         isDelivering = true
         lock.unlock()
         _ = released
-        for subscription in upstreams { subscription?.cancel() }
+        upstreams.cancel()
         if delivers {
             lock.lock()
             drainLocked()
@@ -363,21 +335,21 @@ where
                 if more > .none {
                     demand += more
                     if State.forwardsDemand {
-                        let upstreams = subscriptions
+                        let upstreams = sources
                         lock.unlock()
-                        for subscription in upstreams { subscription?.request(more) }
+                        upstreams.request(more)
                         lock.lock()
                     }
                 }
                 continue
             }
-            if !isTerminal && finishedCount > 0 && state.isExhausted(finished: finished) {
+            if !isTerminal && sources.finished.any && state.isExhausted(finished: sources.finished) {
                 // No output can come any more: cancel the sources still running, then finish.
                 isTerminal = true
                 pendingCompletion = .finished
-                let upstreams = takeSubscriptionsLocked()
+                let upstreams = sources.takeSubscriptions()
                 lock.unlock()
-                for subscription in upstreams { subscription?.cancel() }
+                upstreams.cancel()
                 lock.lock()
                 continue
             }
@@ -389,3 +361,122 @@ where
 
 // `request(_:)` and `cancel()` run `requestNow(_:)` and `cancelNow()` through `specialised`.
 extension CombiningCore: SpecialisedSubscription {}
+
+/// The sources of a ``CombiningCore`` (one to four): each one's subscription, held in place in the core (no array
+/// to allocate) as a class-bound existential (a reference and a witness table, copied and released as a reference:
+/// see ``SubscriptionSlot/object(_:)``), and which of them have finished. A value: the core copies it to call the
+/// subscriptions outside its lock.
+@usableFromInline
+struct CombiningSources {
+    @usableFromInline
+    typealias Held = (any Subscription & AnyObject)?
+
+    @usableFromInline
+    var first: Held = nil
+    @usableFromInline
+    var second: Held = nil
+    @usableFromInline
+    var third: Held = nil
+    @usableFromInline
+    var fourth: Held = nil
+    /// How many sources there are.
+    @usableFromInline
+    let count: Int
+    /// Which sources have finished.
+    @usableFromInline
+    var finished: FinishedSources
+
+    /// `count` sources (at most four: `combineLatest` and `zip` take two to four), none subscribed yet.
+    @inlinable
+    init(count: Int) {
+        precondition(count <= 4, "combineLatest and zip take at most four sources")
+        self.count = count
+        finished = FinishedSources(count: count)
+    }
+
+    /// Source `index`'s subscription.
+    @inlinable
+    subscript(index: Int) -> Held {
+        get {
+            switch index {
+            case 0: first
+            case 1: second
+            case 2: third
+            default: fourth
+            }
+        }
+        set {
+            switch index {
+            case 0: first = newValue
+            case 1: second = newValue
+            case 2: third = newValue
+            default: fourth = newValue
+            }
+        }
+    }
+
+    /// Source `index` has finished: its subscription is dropped.
+    @inlinable
+    mutating func finish(_ index: Int) {
+        finished.insert(index)
+        self[index] = nil
+    }
+
+    /// Empties every slot and returns what they held, to be cancelled outside the lock.
+    @inlinable
+    mutating func takeSubscriptions() -> CombiningSources {
+        let taken = self
+        first = nil
+        second = nil
+        third = nil
+        fourth = nil
+        return taken
+    }
+
+    /// Asks every subscription held for `demand` (outside the lock).
+    @inlinable
+    func request(_ demand: Subscribers.Demand) {
+        first?.request(demand)
+        second?.request(demand)
+        third?.request(demand)
+        fourth?.request(demand)
+    }
+
+    /// Cancels every subscription held (outside the lock).
+    @inlinable
+    func cancel() {
+        first?.cancel()
+        second?.cancel()
+        third?.cancel()
+        fourth?.cancel()
+    }
+}
+
+/// Which sources of a ``CombiningCore`` have finished: a collection of one `Bool` per source, stored as bits.
+@usableFromInline
+struct FinishedSources: RandomAccessCollection {
+    @usableFromInline
+    var bits: UInt8 = 0
+    @usableFromInline
+    let count: Int
+
+    @inlinable
+    init(count: Int) { self.count = count }
+
+    @inlinable
+    var startIndex: Int { 0 }
+    @inlinable
+    var endIndex: Int { count }
+
+    /// Whether source `index` has finished.
+    @inlinable
+    subscript(index: Int) -> Bool { bits & (1 << index) != 0 }
+
+    /// Whether any source has finished.
+    @inlinable
+    var any: Bool { bits != 0 }
+
+    /// Marks source `index` finished.
+    @inlinable
+    mutating func insert(_ index: Int) { bits |= 1 << index }
+}

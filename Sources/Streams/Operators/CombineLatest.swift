@@ -402,7 +402,7 @@ struct LatestValues<Slots: LatestSlots>: CombiningState {
     }
 
     @inlinable
-    func isExhausted(finished: [Bool]) -> Bool {
+    func isExhausted(finished: FinishedSources) -> Bool {
         guard queueHead == queue.count, !latestPending else { return false }
         var everyFinished = true
         for index in finished.indices {

@@ -295,7 +295,7 @@ extension ZipBuffers {
     static var forwardsDemand: Bool { true }
 
     @inlinable
-    func isExhausted(finished: [Bool]) -> Bool {
+    func isExhausted(finished: FinishedSources) -> Bool {
         for index in finished.indices where finished[index] && isEmpty(at: index) { return true }
         return false
     }
