@@ -2,7 +2,7 @@ import Streams
 import StreamsTesting
 import Testing
 
-/// `print(_:to:)` writes Combine's lines; `breakpoint` passes events through when its closures say no.
+/// `print(_:to:)` writes Combine's lines.
 @Suite struct PrintTests {
     /// Collects what `print` writes.
     final class Lines: TextOutputStream, @unchecked Sendable {
@@ -41,18 +41,5 @@ import Testing
                 "receive subscription: (PassthroughSubject)", "request unlimited", "receive value: (a)",
                 "request max: (0) (synchronous)", "receive cancel",
             ])
-    }
-
-    @Test func aBreakpointThatNeverFiresChangesNothing() {
-        var seen: [Int] = []
-        let recorder = [1, 2, 3].publisher
-            .breakpoint(
-                receiveSubscription: { _ in false }, receiveOutput: { seen.append($0); return false },
-                receiveCompletion: { _ in false }
-            )
-            .breakpointOnError()
-            .record(demand: .max(2))
-        #expect(recorder.values == [1, 2])
-        #expect(seen == [1, 2])
     }
 }

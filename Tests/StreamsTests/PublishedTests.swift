@@ -4,6 +4,7 @@ import Testing
 
 /// `@Published`, `ObservableObject` and `assign(to: &$property)`, as a Combine view model uses them.
 @Suite struct PublishedTests {
+    /// Also used by `ObservableObjectTests`.
     final class SearchModel: ObservableObject {
         @Published var query = ""
         @Published var page = 1
@@ -16,22 +17,10 @@ import Testing
         init() { $query.map(\.count).assign(to: &$length) }
     }
 
-    class BaseModel: ObservableObject {
-        @Published var base = 0
-    }
-
-    final class DerivedModel: BaseModel {
-        @Published var derived = ""
-    }
-
     /// Shared across threads: sound as `@unchecked Sendable` because its only state is `@Published`
-    /// storage, which guards itself with a lock.
+    /// storage, which guards itself with a lock. Also used by `ObservableObjectTests`.
     final class SharedModel: ObservableObject, @unchecked Sendable {
         @Published var page = 0
-    }
-
-    final class Unpublished: ObservableObject {
-        var value = 0
     }
 
     @Test func theProjectedPublisherSendsTheCurrentValueThenEachChange() {
@@ -55,39 +44,6 @@ import Testing
         #expect(seen.map(\.received) == ["new"])
         #expect(seen.map(\.stored) == [""])  // still the old value while subscribers receive the new one
         #expect(model.query == "new")
-        _ = subscription
-    }
-
-    @Test func objectWillChangeSendsBeforeEveryPublishedPropertyChangesAndNotForOthers() {
-        let model = SearchModel()
-        var log: [String] = []
-        let willChange = model.objectWillChange.sink { log.append("will change: query \(model.query), page \(model.page)") }
-        let query = model.$query.dropFirst().sink { log.append("query \($0)") }
-        model.query = "tea"
-        model.page = 2
-        model.plain = 9
-        #expect(
-            log == ["will change: query , page 1", "query tea", "will change: query tea, page 1"])
-        #expect(model.objectWillChange === model.objectWillChange)
-        _ = (willChange, query)
-    }
-
-    @Test func superclassPropertiesAnnounceThroughTheSameObjectWillChange() {
-        let model = DerivedModel()
-        var count = 0
-        let subscription = model.objectWillChange.sink { count += 1 }
-        model.base = 1
-        model.derived = "x"
-        #expect(count == 2)
-        _ = subscription
-    }
-
-    @Test func anObjectWithoutPublishedPropertiesGetsAPublisherThatNeverSends() {
-        let model = Unpublished()
-        var count = 0
-        let subscription = model.objectWillChange.sink { count += 1 }
-        model.value = 1
-        #expect(count == 0)
         _ = subscription
     }
 
@@ -127,19 +83,6 @@ import Testing
         model.query = "c"
         subscriber.request(.max(1))
         #expect(subscriber.events == [.subscription, .value("a"), .value("c")])
-    }
-
-    @Test func objectWillChangeIsTheSameWhenFirstReadOnManyThreadsAtOnce() {
-        for _ in 0..<50 {
-            let model = SharedModel()
-            let publishers = Locked<[ObservableObjectPublisher]>([])
-            DispatchQueue.concurrentPerform(iterations: 4) { _ in
-                let publisher = model.objectWillChange
-                publishers.withLock { $0.append(publisher) }
-            }
-            let all = publishers.withLock { $0 }
-            #expect(all.allSatisfy { $0 === all[0] })
-        }
     }
 
     @Test func concurrentSetsArePublishedWithoutLoss() {
