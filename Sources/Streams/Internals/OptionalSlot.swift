@@ -56,3 +56,15 @@ extension HoldsDownstreamInSlot {
         set { held.wrapped = newValue }
     }
 }
+
+/// Any stored value of a generic type, seen through a protocol, for the same reason as ``OptionalSlot``: a class's
+/// `deinit` runs unspecialised, and destroying a field of a generic struct type (a timing operator's state machine)
+/// looks that type's metadata up in the runtime's hash table. Declared instead as a generic parameter
+/// `Slot: ValueSlot` of the class (instantiated as the struct itself, which conforms), its metadata is one of the
+/// class's own generic arguments: no lookup. Specialised code reaches the struct in place through ``value``.
+@usableFromInline
+protocol ValueSlot {
+    associatedtype Value
+    /// The value itself, in place.
+    var value: Value { get set }
+}

@@ -52,7 +52,8 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             upstream.receive(
-                subscriber: DebounceInner<S, S?>(downstream: subscriber, dueTime: dueTime, scheduler: scheduler))
+                subscriber: DebounceInner<S, S?, DebounceStateMachine<S.Input, S.Failure>>(
+                    downstream: subscriber, dueTime: dueTime, scheduler: scheduler))
         }
     }
 }
@@ -205,10 +206,12 @@ package struct DebounceStateMachine<Output, Failure: Error> {
 /// `debounce`'s subscriber and subscription. Shared with the scheduler's timer actions: `machine` and
 /// `downstream` are guarded by `link`'s lock (the link also holds the upstream subscription), the rest is immutable.
 @usableFromInline
-final class DebounceInner<Downstream: Subscriber, HeldDownstream: OptionalSlot>: Subscriber, Subscription,
-    HoldsDownstreamInSlot,
-    CustomStringConvertible, @unchecked Sendable
-where HeldDownstream.Wrapped == Downstream {
+final class DebounceInner<Downstream: Subscriber, HeldDownstream: OptionalSlot, Machine: ValueSlot>: Subscriber,
+    Subscription, HoldsDownstreamInSlot, CustomStringConvertible, @unchecked Sendable
+where
+    HeldDownstream.Wrapped == Downstream,
+    Machine.Value == DebounceStateMachine<Downstream.Input, Downstream.Failure>
+{
     @usableFromInline
     typealias Input = Downstream.Input
     @usableFromInline
@@ -218,10 +221,11 @@ where HeldDownstream.Wrapped == Downstream {
     /// (`@exclusivity(unchecked)`: each access is under it, or in `init`).
     @usableFromInline
     let link = UpstreamLink()
-    // Both guarded by `link`'s lock, which is what makes accesses exclusive: no dynamic exclusivity checks.
+    /// The state machine, as a ``ValueSlot`` (the unspecialised `deinit` destroys it without a metadata lookup); see
+    /// ``machine``. Guarded by `link`'s lock, which is what makes accesses exclusive: no dynamic exclusivity checks.
     @usableFromInline
     @exclusivity(unchecked)
-    var machine = DebounceStateMachine<Input, Failure>()
+    var heldMachine: Machine
     /// The subscriber, as `Downstream?` (see ``OptionalSlot``: the unspecialised `cancel()` and `deinit` clear and
     /// destroy it without a metadata lookup); `nil` once completed or cancelled. Guarded by `link`'s lock, like the
     /// `var`s below.
@@ -238,11 +242,20 @@ where HeldDownstream.Wrapped == Downstream {
     let specialised: (DebounceInner, SpecialisedCall) -> Void
 
     @inlinable
-    init(downstream: Downstream, dueTime: Duration, scheduler: any Scheduler) {
+    init(downstream: Downstream, dueTime: Duration, scheduler: any Scheduler)
+    where Machine == DebounceStateMachine<Downstream.Input, Downstream.Failure> {
         held = HeldDownstream(holding: downstream)
+        heldMachine = DebounceStateMachine()
         self.dueTime = dueTime
         self.scheduler = scheduler
         specialised = SpecialisedCall.forwarding()
+    }
+
+    /// ``heldMachine``'s state machine, in place. Guarded by `link`'s lock.
+    @inlinable
+    var machine: DebounceStateMachine<Input, Failure> {
+        get { heldMachine.value }
+        _modify { yield &heldMachine.value }
     }
 
     @usableFromInline
@@ -349,3 +362,12 @@ where HeldDownstream.Wrapped == Downstream {
 
 // `request(_:)` and `cancel()` run `requestNow(_:)` and `cancelNow()` through `specialised`.
 extension DebounceInner: SpecialisedSubscription {}
+
+// The state machine is `DebounceInner`'s `Machine` (see ``ValueSlot``).
+extension DebounceStateMachine: ValueSlot {
+    @inlinable
+    var value: Self {
+        get { self }
+        _modify { yield &self }
+    }
+}

@@ -61,7 +61,7 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            let inner = ThrottleInner<S, S?>(
+            let inner = ThrottleInner<S, S?, ThrottleStateMachine<S.Input, S.Failure>>(
                 downstream: subscriber, interval: interval, scheduler: scheduler, latest: latest)
             upstream.receive(subscriber: inner)
         }
@@ -227,10 +227,12 @@ package struct ThrottleStateMachine<Output, Failure: Error> {
 /// `throttle`'s subscriber and subscription. Shared with the scheduler's timer actions: `machine` and
 /// `downstream` are guarded by `link`'s lock (the link also holds the upstream subscription), `scheduler` is immutable.
 @usableFromInline
-final class ThrottleInner<Downstream: Subscriber, HeldDownstream: OptionalSlot>: Subscriber, Subscription,
-    HoldsDownstreamInSlot,
-    CustomStringConvertible, @unchecked Sendable
-where HeldDownstream.Wrapped == Downstream {
+final class ThrottleInner<Downstream: Subscriber, HeldDownstream: OptionalSlot, HeldMachine: ValueSlot>: Subscriber,
+    Subscription, HoldsDownstreamInSlot, CustomStringConvertible, @unchecked Sendable
+where
+    HeldDownstream.Wrapped == Downstream,
+    HeldMachine.Value == ThrottleStateMachine<Downstream.Input, Downstream.Failure>
+{
     @usableFromInline
     typealias Input = Downstream.Input
     @usableFromInline
@@ -242,9 +244,11 @@ where HeldDownstream.Wrapped == Downstream {
     /// (`@exclusivity(unchecked)`: each access is under it, or in `init`).
     @usableFromInline
     let link = UpstreamLink()
+    /// The state machine, as a ``ValueSlot`` (the unspecialised `deinit` destroys it without a metadata lookup); see
+    /// ``machine``. Guarded by `link`'s lock, like the `var`s below.
     @usableFromInline
     @exclusivity(unchecked)
-    var machine: Machine
+    var heldMachine: HeldMachine
     /// The subscriber, as `Downstream?` (see ``OptionalSlot``: the unspecialised `cancel()` and `deinit` clear and
     /// destroy it without a metadata lookup); `nil` once completed or cancelled. Guarded by `link`'s lock, like the
     /// `var`s below.
@@ -260,11 +264,19 @@ where HeldDownstream.Wrapped == Downstream {
     let specialised: (ThrottleInner, SpecialisedCall) -> Void
 
     @inlinable
-    init(downstream: Downstream, interval: Duration, scheduler: any Scheduler, latest: Bool) {
+    init(downstream: Downstream, interval: Duration, scheduler: any Scheduler, latest: Bool)
+    where HeldMachine == Machine {
         held = HeldDownstream(holding: downstream)
         self.scheduler = scheduler
-        machine = Machine(latest: latest, interval: interval)
+        heldMachine = Machine(latest: latest, interval: interval)
         specialised = SpecialisedCall.forwarding()
+    }
+
+    /// ``heldMachine``'s state machine, in place. Guarded by `link`'s lock.
+    @inlinable
+    var machine: Machine {
+        get { heldMachine.value }
+        _modify { yield &heldMachine.value }
     }
 
     @usableFromInline
@@ -346,3 +358,12 @@ where HeldDownstream.Wrapped == Downstream {
 
 // `request(_:)` and `cancel()` run `requestNow(_:)` and `cancelNow()` through `specialised`.
 extension ThrottleInner: SpecialisedSubscription {}
+
+// The state machine is `ThrottleInner`'s `HeldMachine` (see ``ValueSlot``).
+extension ThrottleStateMachine: ValueSlot {
+    @inlinable
+    var value: Self {
+        get { self }
+        _modify { yield &self }
+    }
+}
