@@ -184,18 +184,14 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
     }
 
     /// switchToLatest: unlinks the live side, if any, drops the values buffered from it, and links a new side.
-    /// Returns the new side (`nil` once the engine has ended), the replaced side's subscription to cancel (the
-    /// placeholder if there was none: not an `Optional`, see ``MergeSide/subscription``) and the dropped values
-    /// to release, both outside the lock. Lock held.
+    /// Returns the new side (`nil` once the engine has ended), the replaced side's subscription to cancel (`nil` if
+    /// there was none) and the dropped values to release, both outside the lock. Lock held.
     @inlinable
-    final func replaceSideLocked() -> (side: Side?, replaced: any Subscription, dropped: [Entry]) {
-        guard !isTerminal, downstream != nil else { return (nil, NoSubscription(), []) }
-        var replaced: any Subscription = NoSubscription()
+    final func replaceSideLocked() -> (side: Side?, replaced: (any Subscription & AnyObject)?, dropped: [Entry]) {
+        guard !isTerminal, downstream != nil else { return (nil, nil, []) }
+        var replaced: (any Subscription & AnyObject)?
         if let current = firstSide {
-            if current.hasSubscription {
-                current.hasSubscription = false
-                replaced = NoSubscription.take(&current.subscription)
-            }
+            replaced = current.subscription.take()
             unlinkLocked(current)
         }
         let dropped = bufferHead < buffer.count ? takeBufferLocked() : []
@@ -204,9 +200,8 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
 
     /// switchToLatest: the live side's subscription, to pass demand on to. Lock held.
     @inlinable
-    final func liveSubscriptionLocked() -> (any Subscription)? {
-        guard let side = firstSide, side.hasSubscription else { return nil }
-        return side.subscription
+    final func liveSubscriptionLocked() -> (any Subscription & AnyObject)? {
+        firstSide?.subscription
     }
 
     /// Removes `side` from the live list. Lock held.
@@ -222,13 +217,13 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
 
     /// Unlinks every side and returns their subscriptions (to cancel outside the lock). Lock held.
     @inlinable
-    final func unlinkAllLocked() -> [any Subscription] {
-        var subscriptions: [any Subscription] = []
+    final func unlinkAllLocked() -> [any Subscription & AnyObject] {
+        var subscriptions: [any Subscription & AnyObject] = []
         var side = firstSide
         firstSide = nil
         while let current = side {
             side = current.next
-            if current.hasSubscription { subscriptions.append(current.subscription) }
+            if let subscription = current.subscription { subscriptions.append(subscription) }
             current.previous = nil
             current.next = nil
             current.isLive = false
@@ -240,7 +235,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
     @inlinable
     final func sideReceived(_ side: Side, subscription: any Subscription) {
         lock.lock()
-        guard side.isLive, !isTerminal, !side.hasSubscription else {
+        guard side.isLive, !isTerminal, side.subscription == nil else {
             lock.unlock()
             subscription.cancel()
             return
@@ -526,13 +521,12 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
                 }
                 if demand != .unlimited { demand -= 1 }
                 // A buffered side was left with no outstanding request: ask it for the next value.
-                let refills = !sidesUnlimited && !forwardsDemand && entry.side.hasSubscription
-                let refill = refills ? entry.side.subscription : NoSubscription()
+                let refill = !sidesUnlimited && !forwardsDemand ? entry.side.subscription : nil
                 lock.unlock()
                 // The box is alive: this thread is the deliverer, so a `cancel` meanwhile parks it in
                 // `retiredDownstream`, released only by this loop once the call returned (`guard` above).
                 let more = box._withUnsafeGuaranteedRef { $0.value.receive(entry.value) }
-                if refills { refill.request(.max(1)) }
+                refill?.request(.max(1))
                 lock.lock()
                 addDemandLocked(more)
                 if forwardsDemand, more > .none, let live = liveSubscriptionLocked() {
@@ -548,12 +542,12 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
                 pendingCompletion = .finished
                 continue
             }
-            var widened: [any Subscription] = []
+            var widened: [any Subscription & AnyObject] = []
             if wideningDue {
                 wideningDue = false
                 var side = firstSide
                 while let current = side {
-                    if current.hasSubscription { widened.append(current.subscription) }
+                    if let subscription = current.subscription { widened.append(subscription) }
                     side = current.next
                 }
             }
@@ -574,15 +568,13 @@ final class MergeSide<Output, Failure: Error, Downstream: Subscriber, Pending: O
 where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped == Subscribers.Completion<Failure> {
     @usableFromInline
     let core: MergeCore<Output, Failure, Downstream, Pending>
-    /// The source's subscription once it arrived (`hasSubscription`), a placeholder before and after. Not an
-    /// `Optional`: testing, copying or clearing an optional existential goes through the runtime's value
-    /// witnesses, several times per inner publisher. Guarded by the core's `lock`, like every `var` below.
+    /// The source's subscription once it arrived, `nil` before and after. A class-bound existential (see
+    /// ``SubscriptionSlot/object(_:)``): tested, copied and cleared as a reference, where an `any Subscription` goes
+    /// through the runtime's value witnesses, several times per inner publisher. Guarded by the core's `lock`, like
+    /// every `var` below.
     @usableFromInline
     @exclusivity(unchecked)
-    var subscription: any Subscription = NoSubscription()
-    @usableFromInline
-    @exclusivity(unchecked)
-    var hasSubscription = false
+    var subscription: (any Subscription & AnyObject)?
     @usableFromInline
     @exclusivity(unchecked)
     var isLive = true
@@ -599,16 +591,13 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
     /// Releases the subscription (lock held).
     @inlinable
     func clearSubscription() {
-        guard hasSubscription else { return }
-        hasSubscription = false
-        NoSubscription.clear(&subscription)
+        subscription = nil
     }
 
-    /// Stores the source's subscription over the placeholder. Lock held; only while `hasSubscription` is false.
+    /// Stores the source's subscription. Lock held; only while none is stored.
     @inlinable
     func store(_ subscription: any Subscription) {
-        NoSubscription.replace(&self.subscription, with: subscription)
-        hasSubscription = true
+        self.subscription = SubscriptionSlot.object(subscription)
     }
 
     @inlinable

@@ -81,7 +81,7 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         let (side, replaced, dropped) = replaceSideLocked()
         lock.unlock()
         _ = dropped
-        replaced.cancel()
+        replaced?.cancel()
         if let side { input.receive(subscriber: side) }
         return .none
     }
