@@ -105,6 +105,12 @@ public enum Scenario: String, CaseIterable, Sendable {
     case zip4 = "zip-4"
     /// subject → `buffer(size:prefetch: .byRequest, whenFull: .dropOldest)` → a subscriber asking one at a time.
     case buffer
+    /// Subscribe and cancel a one-shot lookup: compactMap → first → flatMap (a batch as an array's publisher,
+    /// collected) → replaceEmpty → sink.
+    case subscribeCancelOneShot = "subscribe-cancel-oneshot"
+    /// Batches handled one at a time: `(0..<n).publisher` → `flatMap(maxPublishers: .max(1))` over each batch's
+    /// array publisher → sink.
+    case flatMapSerial = "flatmap-serial"
 
     // Depth scaling: subject → N × map → sink; the cost of one stage is (depth-20 − depth-1) ÷ 19.
 
@@ -181,7 +187,8 @@ public enum Scenario: String, CaseIterable, Sendable {
         case .flatMap: 500_000
         case .merge, .combineLatest: 1_000_000
         case .values: 200_000
-        case .subscribeCancelStateful: 100_000
+        case .subscribeCancelStateful, .subscribeCancelOneShot: 100_000
+        case .flatMapSerial: 1_000_000
         case .search: 500_000
         case .tenStages, .chainErased, .stageScan, .stageRemoveDuplicates, .stageHandleEvents, .stagePrefix,
             .stageDropFirst, .stageTryMap, .stageCatch, .stageReplaceError, .stageCollect, .stageReplaceEmpty,
@@ -225,7 +232,7 @@ public enum Scenario: String, CaseIterable, Sendable {
         case .live1k, .live10k, .live100k, .live1m: "per subscription (subscribe, one value, cancel)"
         case .fanOut1, .fanOut10, .fanOut100, .fanOut10k: "per delivery"
         case .chain, .sequence, .merge, .combineLatest, .values: "per value"
-        case .subscribeCancel, .subscribeCancelStateful: "per subscribe+cancel"
+        case .subscribeCancel, .subscribeCancelStateful, .subscribeCancelOneShot: "per subscribe+cancel"
         case .shareFanOut: "per delivery"
         case .debounce, .search, .throttle, .timeout, .delay, .receiveOn: "per input"
         case .tenStages, .chainErased, .stageScan, .stageRemoveDuplicates, .stageHandleEvents, .stagePrefix,
@@ -236,6 +243,7 @@ public enum Scenario: String, CaseIterable, Sendable {
             .combineLatest4, .zip4, .buffer, .depth1, .depth5, .depth10, .depth20:
             "per value"
         case .flatMap: "per inner Just"
+        case .flatMapSerial: "per value"
         }
     }
 }

@@ -87,11 +87,12 @@ public enum Target {
             .last, .count,
             .containsWhere, .zip4, .buffer, .depth1, .depth5, .depth10, .depth20:
             0.10
-        case .subscribeCancel, .subscribeCancelStateful: 0.20
+        case .subscribeCancel, .subscribeCancelStateful, .subscribeCancelOneShot: 0.20
         // The issue sets debounce's; the other timing operators on virtual time are held to the same.
         case .debounce, .throttle, .timeout, .delay, .receiveOn: 0.25
         case .search: 0.20
-        case .flatMap: 0.12
+        // flatMap-shaped: the issue's flatMap target.
+        case .flatMap, .flatMapSerial: 0.12
         // Issue 8 set 0.5; issue 24 asks for 0.45 per live subscription.
         case .memoryHeap, .memoryResident, .memoryHeapStoredClosures, .memoryHeapStateful, .memoryHeapTimed: 0.45
         // No OpenCombine figure (merge, combineLatest) or no target set (values).

@@ -66,6 +66,8 @@ func runAppShapedScenarios(_ runner: BenchmarkRunner) {
     #endif
     runner.time(.zip4, zip4)
     runner.time(.buffer, buffer)
+    runner.time(.subscribeCancelOneShot, subscribeCancelOneShot)
+    runner.time(.flatMapSerial, flatMapSerial)
     runner.time(.depth1, depth1)
     runner.time(.depth5, depth5)
     runner.time(.depth10, depth10)
@@ -465,6 +467,35 @@ func subscribeCancelStateful(_ count: Int) -> UInt64 {
     }
     subject.send(1)  // reaches nobody: every subscription was cancelled
     return sum &+ cancelled
+}
+
+/// A one-shot lookup, subscribed and cancelled before anything arrives (a screen closed while it waits): the first
+/// valid id → its batch (an array's publisher, collected) → an empty batch if none came.
+func subscribeCancelOneShot(_ count: Int) -> UInt64 {
+    let ids = PassthroughSubject<Int, Never>()
+    var received: UInt64 = 0
+    for _ in 0..<count {
+        let cancellable = ids
+            .compactMap { $0 > 0 ? $0 : nil }
+            .first()
+            .flatMap { id in [id, id + 1, id + 2].publisher.collect() }
+            .replaceEmpty(with: [])
+            .sink { received &+= UInt64($0.count) }
+        cancellable.cancel()
+    }
+    ids.send(1)  // reaches nobody: every subscription was cancelled
+    return received &+ UInt64(count)
+}
+
+/// Batches of four handled one at a time (`maxPublishers: .max(1)`: the next batch is subscribed when the
+/// previous one finishes), each batch an array's publisher; `count` values.
+func flatMapSerial(_ count: Int) -> UInt64 {
+    var sum: UInt64 = 0
+    let cancellable = (0..<(count / 4)).publisher
+        .flatMap(maxPublishers: .max(1)) { batch in [batch, batch + 1, batch + 2, batch + 3].publisher }
+        .sink { sum &+= UInt64($0) }
+    withExtendedLifetime(cancellable) {}
+    return sum
 }
 
 /// The queries the search box receives (a fixed set, so that the strings are built once).
