@@ -206,11 +206,11 @@ package struct DebounceStateMachine<Output, Failure: Error> {
 /// `debounce`'s subscriber and subscription. Shared with the scheduler's timer actions: `machine` and
 /// `downstream` are guarded by `link`'s lock (the link also holds the upstream subscription), the rest is immutable.
 @usableFromInline
-final class DebounceInner<Downstream: Subscriber, HeldDownstream: OptionalSlot, Machine: ValueSlot>: Subscriber,
+final class DebounceInner<Downstream: Subscriber, HeldDownstream: OptionalSlot, HeldMachine: ValueSlot>: Subscriber,
     Subscription, HoldsDownstreamInSlot, CustomStringConvertible, @unchecked Sendable
 where
     HeldDownstream.Wrapped == Downstream,
-    Machine.Value == DebounceStateMachine<Downstream.Input, Downstream.Failure>
+    HeldMachine.Value == DebounceStateMachine<Downstream.Input, Downstream.Failure>
 {
     @usableFromInline
     typealias Input = Downstream.Input
@@ -225,7 +225,7 @@ where
     /// ``machine``. Guarded by `link`'s lock, which is what makes accesses exclusive: no dynamic exclusivity checks.
     @usableFromInline
     @exclusivity(unchecked)
-    var heldMachine: Machine
+    var heldMachine: HeldMachine
     /// The subscriber, as `Downstream?` (see ``OptionalSlot``: the unspecialised `cancel()` and `deinit` clear and
     /// destroy it without a metadata lookup); `nil` once completed or cancelled. Guarded by `link`'s lock, like the
     /// `var`s below.
@@ -243,7 +243,7 @@ where
 
     @inlinable
     init(downstream: Downstream, dueTime: Duration, scheduler: any Scheduler)
-    where Machine == DebounceStateMachine<Downstream.Input, Downstream.Failure> {
+    where HeldMachine == DebounceStateMachine<Downstream.Input, Downstream.Failure> {
         held = HeldDownstream(holding: downstream)
         heldMachine = DebounceStateMachine()
         self.dueTime = dueTime
@@ -363,7 +363,7 @@ where
 // `request(_:)` and `cancel()` run `requestNow(_:)` and `cancelNow()` through `specialised`.
 extension DebounceInner: SpecialisedSubscription {}
 
-// The state machine is `DebounceInner`'s `Machine` (see ``ValueSlot``).
+// The state machine is `DebounceInner`'s `HeldMachine` (see ``ValueSlot``).
 extension DebounceStateMachine: ValueSlot {
     @inlinable
     var value: Self {
