@@ -555,4 +555,60 @@ import Testing
         #expect(received == [1, -1, 2, -2])
         cancellable?.cancel()
     }
+
+    // MARK: The handshake (as in Combine: the subscription goes down before the source is subscribed)
+
+    @Test func flatMapHandsItsSubscriptionDownBeforeSubscribingItsSource() {
+        var log: [String] = []
+        let subscriber = AnySubscriber<Int, Never>(
+            receiveSubscription: {
+                log.append("subscription")
+                $0.request(.unlimited)
+            },
+            receiveValue: {
+                log.append("value \($0)")
+                return .none
+            },
+            receiveCompletion: { _ in log.append("finished") })
+        Deferred { () -> Just<Int> in
+            log.append("source subscribed")
+            return Just(1)
+        }.flatMap(maxPublishers: .max(1)) { Just($0 * 10) }.subscribe(subscriber)
+        #expect(log == ["subscription", "source subscribed", "value 10", "finished"])
+    }
+
+    @Test func flatMapCancelledInsideReceiveSubscriptionNeverSubscribesItsSource() {
+        var subscriptions = 0
+        var completions = 0
+        let subscriber = AnySubscriber<Int, Never>(
+            receiveSubscription: { $0.cancel() }, receiveValue: { _ in .none },
+            receiveCompletion: { _ in completions += 1 })
+        Deferred { () -> Just<Int> in
+            subscriptions += 1
+            return Just(1)
+        }.flatMap { Just($0) }.subscribe(subscriber)
+        #expect(subscriptions == 0)
+        #expect(completions == 0)
+    }
+
+    @Test func flatMapOverAnEmptySourceFinishesAfterHandingItsSubscriptionDown() {
+        var log: [String] = []
+        let subscriber = AnySubscriber<Int, Never>(
+            receiveSubscription: { _ in log.append("subscription") }, receiveValue: { _ in .none },
+            receiveCompletion: { _ in log.append("finished") })
+        Empty<Int, Never>().flatMap { Just($0) }.subscribe(subscriber)
+        #expect(log == ["subscription", "finished"])
+    }
+
+    @Test func flatMapAsksItsSourceForMaxPublishersWhateverTheSubscriberAskedDuringTheHandshake() {
+        let source = PassthroughSubject<Int, Never>()
+        var requested: [Subscribers.Demand] = []
+        let recorder = TestRecorder<Int, Never>(demand: .max(3))
+        source.handleEvents(receiveRequest: { requested.append($0) })
+            .flatMap(maxPublishers: .max(2)) { Just($0) }.subscribe(recorder)
+        #expect(requested == [.max(2)])
+        source.send(4)
+        #expect(recorder.values == [4])
+        #expect(requested == [.max(2), .max(1)])
+    }
 }

@@ -171,4 +171,30 @@ import Testing
         let recorder = Just(1).merge(with: Just(2)).record(demand: .none)
         #expect(recorder.subscription.map { String(describing: $0) } == "Merge")
     }
+
+    @Test func mergeHandsItsSubscriptionDownFirstAndSubscribesNoSourceAfterACancelInThatHandshake() {
+        var log: [String] = []
+        func source(_ name: String) -> Deferred<Just<Int>> {
+            Deferred {
+                log.append("\(name) subscribed")
+                return Just(1)
+            }
+        }
+        let live = AnySubscriber<Int, Never>(
+            receiveSubscription: {
+                log.append("subscription")
+                $0.request(.unlimited)
+            }, receiveValue: { _ in .none }, receiveCompletion: { _ in log.append("finished") })
+        source("a").merge(with: source("b")).subscribe(live)
+        #expect(log == ["subscription", "a subscribed", "b subscribed", "finished"])
+
+        log = []
+        let cancelling = AnySubscriber<Int, Never>(
+            receiveSubscription: {
+                log.append("subscription")
+                $0.cancel()
+            }, receiveValue: { _ in .none }, receiveCompletion: { _ in log.append("finished") })
+        source("a").merge(with: source("b")).subscribe(cancelling)
+        #expect(log == ["subscription"])
+    }
 }

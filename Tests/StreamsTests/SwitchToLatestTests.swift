@@ -245,4 +245,50 @@ import Testing
         #expect(recorder.values == [1])
         #expect(recorder.completion == nil)
     }
+
+    // MARK: The handshake (as in Combine: the subscription goes down before the source is subscribed)
+
+    @Test func switchToLatestHandsItsSubscriptionDownBeforeSubscribingItsSource() {
+        var log: [String] = []
+        let subscriber = AnySubscriber<Int, Never>(
+            receiveSubscription: {
+                log.append("subscription")
+                $0.request(.unlimited)
+            },
+            receiveValue: {
+                log.append("value \($0)")
+                return .none
+            },
+            receiveCompletion: { _ in log.append("finished") })
+        Deferred { () -> Just<Just<Int>> in
+            log.append("source subscribed")
+            return Just(Just(7))
+        }.switchToLatest().subscribe(subscriber)
+        #expect(log == ["subscription", "source subscribed", "value 7", "finished"])
+    }
+
+    @Test func switchToLatestCancelledInsideReceiveSubscriptionNeverSubscribesItsSource() {
+        var subscriptions = 0
+        var completions = 0
+        let subscriber = AnySubscriber<Int, Never>(
+            receiveSubscription: { $0.cancel() }, receiveValue: { _ in .none },
+            receiveCompletion: { _ in completions += 1 })
+        Deferred { () -> Just<Just<Int>> in
+            subscriptions += 1
+            return Just(Just(1))
+        }.switchToLatest().subscribe(subscriber)
+        #expect(subscriptions == 0)
+        #expect(completions == 0)
+    }
+
+    @Test func switchToLatestOverAFailedSourceFailsAfterHandingItsSubscriptionDown() {
+        struct Boom: Error, Equatable {}
+        var log: [String] = []
+        let subscriber = AnySubscriber<Int, Boom>(
+            receiveSubscription: { _ in log.append("subscription") }, receiveValue: { _ in .none },
+            receiveCompletion: { log.append($0 == .failure(Boom()) ? "failure" : "finished") })
+        Fail<Just<Int>, Boom>(error: Boom()).map { $0.setFailureType(to: Boom.self) }.switchToLatest()
+            .subscribe(subscriber)
+        #expect(log == ["subscription", "failure"])
+    }
 }

@@ -53,6 +53,20 @@ extension KnownDifference {
             return upstreamLines(streams).isEmpty && stopsEarlier(streams, than: openCombine)
         },
         KnownDifference(
+            tag: "flatMap-skips-source-after-cancel-during-handshake",
+            reason: "flatMap, switchToLatest and flatMapLatest hand their subscription down first, as in Combine, but do not subscribe their source when the subscriber cancels inside receive(subscription:); Combine subscribes it, then cancels it"
+        ) { pipeline, streams, openCombine in
+            guard pipeline.subscriber.cancelOnSubscription,
+                pipeline.stages.contains(where: { stage in
+                    switch stage {
+                    case .flatMap, .switchToLatest, .flatMapLatest: true
+                    default: false
+                    }
+                })
+            else { return false }
+            return upstreamLines(streams).isEmpty && stopsEarlier(streams, than: openCombine)
+        },
+        KnownDifference(
             tag: "subject-serializes-reentrant-sends-demand",
             reason: "a value sent into a subject from inside receive(_:) is delivered after that call returns, so the demand it returned reaches the source first (and a value a stage drops gives its demand back); Combine nests the call and drops the value for want of demand"
         ) { pipeline, streams, openCombine in
@@ -85,16 +99,34 @@ extension KnownDifference {
             reason: "The source's side of prefixUntilOutput-subscribes-downstream-first: Streams hands the subscription down before it subscribes its source; OpenCombine subscribes first"
         ) { pipeline, streams, openCombine in
             // Given in one handshake order, the logs of a case that differs in that order alone are equal; no
-            // other stage that orders its handshake differently (flatMap, switchToLatest, retry, throttle) is there.
+            // other stage that orders its handshake differently (retry, throttle) is there.
             guard pipeline.stages.contains(where: { if case .prefixUntilOutput = $0 { true } else { false } }),
                 !pipeline.stages.contains(where: { stage in
                     switch stage {
-                    case .flatMap, .switchToLatest, .flatMapLatest, .retry, .throttle: true
+                    case .retry, .throttle: true
                     default: false
                     }
                 })
             else { return false }
             return streams == openCombine
+        },
+        KnownDifference(
+            tag: "retry-subscribes-downstream-first-handshake",
+            reason: "retry hands its subscription down before it subscribes its source (root README), so a subscriber that cancels inside receive(subscription:) never gets the source subscribed; OpenCombine subscribes first"
+        ) { pipeline, streams, openCombine in
+            // As above: the order alone differs, with no other stage that orders its handshake differently; or the
+            // subscriber cancelled in receive(subscription:) and Streams never subscribed the source.
+            guard pipeline.stages.contains(where: { if case .retry = $0 { true } else { false } }),
+                !pipeline.stages.contains(where: { stage in
+                    switch stage {
+                    case .prefixUntilOutput, .throttle: true
+                    default: false
+                    }
+                })
+            else { return false }
+            if streams == openCombine { return true }
+            return pipeline.subscriber.cancelOnSubscription && upstreamLines(streams).isEmpty
+                && stopsEarlier(streams, than: openCombine)
         },
         KnownDifference(
             tag: "opencombine-drop-keeps-source-after-trigger-completes",

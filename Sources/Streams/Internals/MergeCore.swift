@@ -338,14 +338,33 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
         return .none
     }
 
+    // MARK: The handshake
+
+    /// Hands the downstream this subscription, before any source is subscribed (as Combine's `merge`, `flatMap` and
+    /// `switchToLatest` do: what a source sends at once finds the subscriber ready). Returns whether the
+    /// subscription is still live, that is whether to subscribe the sources: a subscriber that cancelled during the
+    /// handshake gets nothing subscribed.
+    ///
+    /// Called once, by the operator's `receive(subscriber:)`, right after `init`: the subscriber's box is read without
+    /// the lock because no other thread can reach this object before `receive(subscription:)` hands it out, and the
+    /// box is retained here, since a cancel during that call may release the stored reference.
+    @inlinable
+    final func handOverSubscription() -> Bool {
+        guard let box = downstream else { return false }
+        box.value.receive(subscription: self)
+        lock.lock()
+        defer { lock.unlock() }
+        return !isTerminal
+    }
+
     // MARK: Upstream of sources (flatMap, switchToLatest)
 
-    /// The upstream's subscription arrived: hands the downstream this subscription, then asks the upstream for
-    /// `initialDemand`. A second subscription, or one after the end, is cancelled.
+    /// The upstream's subscription arrived (after ``handOverSubscription()``): asks it for `initialDemand`. A second
+    /// subscription, or one after the end, is cancelled.
     @inlinable
     final func upstreamReceived(subscription: any Subscription, initialDemand: Subscribers.Demand) {
         lock.lock()
-        guard !hasUpstream, !isTerminal, let downstream else {
+        guard !hasUpstream, !isTerminal else {
             lock.unlock()
             subscription.cancel()
             return
@@ -353,7 +372,6 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
         hasUpstream = true
         upstream = subscription
         lock.unlock()
-        downstream.value.receive(subscription: self)
         if initialDemand > .none { subscription.request(initialDemand) }
     }
 

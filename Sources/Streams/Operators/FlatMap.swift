@@ -2,6 +2,8 @@ extension Publisher {
     /// Transforms each value into a publisher and republishes the values of all those publishers,
     /// merged into one stream.
     ///
+    /// - Subscription: as in Combine, the subscriber gets its subscription before the upstream is
+    ///   subscribed; a subscriber that cancels in `receive(subscription:)` gets nothing subscribed.
     /// - Concurrency of inners: at most `maxPublishers` inner publishers are subscribed at once: the
     ///   upstream is asked for `maxPublishers` values, and for one more each time an inner finishes.
     /// - Demand: never more values than the downstream requested, across all inners. While that demand
@@ -56,8 +58,8 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(
-                subscriber: FlatMapInner<S>(downstream: subscriber, maxPublishers: maxPublishers, transform: transform))
+            let inner = FlatMapInner<S>(downstream: subscriber, maxPublishers: maxPublishers, transform: transform)
+            if inner.handOverSubscription() { upstream.receive(subscriber: inner) }
         }
 
         /// flatMap's engine: a ``MergeCore`` that is also the upstream's subscriber. Its own `var`s, like

@@ -950,11 +950,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure {
     /// the list complete (so an empty list, or sources that all finished at once, finish now).
     @inlinable
     func start(_ subscribeAll: ((any Publisher<Output, Failure>) -> Void) -> Void) {
-        // The box is retained under `lock`: a `cancel` during this call may release the stored reference.
-        lock.lock()
-        let box = downstream
-        lock.unlock()
-        box?.value.receive(subscription: self)
+        guard handOverSubscription() else { return }
         subscribeAll { publisher in
             lock.lock()
             guard let side = linkSideLocked() else { return lock.unlock() }

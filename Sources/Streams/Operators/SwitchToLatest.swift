@@ -2,6 +2,8 @@ extension Publisher where Output: Publisher, Output.Failure == Failure {
     /// Republishes the values of the most recent inner publisher: each new inner publisher from the
     /// upstream cancels the previous one.
     ///
+    /// - Subscription: as in Combine, the subscriber gets its subscription before the upstream is
+    ///   subscribed; a subscriber that cancels in `receive(subscription:)` gets nothing subscribed.
     /// - Switching: when the upstream emits a publisher, the current inner subscription is cancelled
     ///   and its values (even ones already received but not yet delivered) are never published; then
     ///   the new publisher is subscribed.
@@ -42,7 +44,8 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: SwitchInner(downstream: subscriber))
+            let inner = SwitchInner<Upstream.Output, S>(downstream: subscriber)
+            if inner.handOverSubscription() { upstream.receive(subscriber: inner) }
         }
     }
 }
