@@ -53,6 +53,25 @@ extension KnownDifference {
             return upstreamLines(streams).isEmpty && stopsEarlier(streams, than: openCombine)
         },
         KnownDifference(
+            tag: "buffer-asks-inside-handshake",
+            reason: "OpenCombine's buffer asks its source before it hands the subscription down; behind Streams' retry or prefix(untilOutputFrom:) (which hand theirs down first) or a subject (which handles a request made during a subscription once that subscription is made) the same demand comes after it: only where the subscription line sits differs"
+        ) { pipeline, streams, openCombine in
+            guard pipeline.stages.contains(where: { if case .buffer = $0 { true } else { false } }) else { return false }
+            return withoutSubscriptionLine(streams) == withoutSubscriptionLine(openCombine)
+        },
+        KnownDifference(
+            tag: "buffer-keepFull-refills-as-values-pass",
+            reason: "buffer(prefetch: .keepFull) asks its source for a refill as each value passes through (before a synchronous source's completion; one request per value); OpenCombine asks in other amounts or after the completion: the logs differ only in their demand lines (and where the subscription line sits, as in buffer-asks-inside-handshake)"
+        ) { pipeline, streams, openCombine in
+            guard
+                pipeline.stages.contains(where: {
+                    if case .buffer(_, keepFull: true, _) = $0 { true } else { false }
+                })
+            else { return false }
+            let withoutDemand = { (log: [String]) in log.filter { !$0.contains(" upstream demand ") } }
+            return withoutSubscriptionLine(withoutDemand(streams)) == withoutSubscriptionLine(withoutDemand(openCombine))
+        },
+        KnownDifference(
             tag: "flatMap-skips-source-after-cancel-during-handshake",
             reason: "flatMap, switchToLatest and flatMapLatest hand their subscription down first, as in Combine, but do not subscribe their source when the subscriber cancels inside receive(subscription:); Combine subscribes it, then cancels it"
         ) { pipeline, streams, openCombine in
@@ -165,6 +184,9 @@ extension KnownDifference {
 /// The source's lines of a log.
 func upstreamLines(_ log: [String]) -> [String] { log.filter { $0.contains(" upstream ") } }
 
+/// The log without the subscriber's `subscription` line: equal for two logs that differ only in where it sits.
+func withoutSubscriptionLine(_ log: [String]) -> [String] { log.filter { !$0.hasSuffix(" subscription") } }
+
 /// Whether Streams does less to the source than OpenCombine and then stops: its source lines, without a final
 /// `upstream cancel`, are a prefix of OpenCombine's, and the logs differ.
 func stopsEarlier(_ streams: [String], than openCombine: [String]) -> Bool {
@@ -231,6 +253,12 @@ func cancelPoint(of pipeline: Pipeline, in log: [String]) -> Int? {
         }
     }
     if cancelsItself, let first = valueLines.first { points.append(first) }
+    // `prefix(untilOutputFrom:)` also cancels its upstream when its trigger fires, as it finishes.
+    if pipeline.stages.contains(where: { if case .prefixUntilOutput = $0 { true } else { false } }),
+        let finished = log.firstIndex(where: { $0.hasSuffix(" finished") })
+    {
+        points.append(finished)
+    }
     // A `try` stage cancels its upstream when its closure throws, as it delivers the failure.
     let throwing = pipeline.stages.contains {
         switch $0 {
