@@ -30,9 +30,6 @@ struct TimingEventQueue<Output, Failure: Error> {
     var head = 0
     @usableFromInline
     var tail = 0
-    /// The sequence number of the newest event appended (the first is 1).
-    @usableFromInline
-    var received: UInt64 = 0
     /// The sequence number of the last event taken (delivered, or dropped by ``removeAll()``).
     @usableFromInline
     var taken: UInt64 = 0
@@ -46,6 +43,11 @@ struct TimingEventQueue<Output, Failure: Error> {
     @inlinable
     init() {}
 
+    /// The sequence number of the newest event appended (the first is 1): every event appended was taken or waits
+    /// at `head..<tail`. Computed rather than stored, so the queue fits 8 bytes smaller in its operator.
+    @inlinable
+    var received: UInt64 { taken &+ UInt64(truncatingIfNeeded: tail &- head) }
+
     /// Appends `event`; returns its sequence number (the first is 1).
     @inlinable
     mutating func append(_ event: Event) -> UInt64 {
@@ -55,7 +57,6 @@ struct TimingEventQueue<Output, Failure: Error> {
             items.append(event)
         }
         tail += 1
-        received &+= 1
         return received
     }
 
