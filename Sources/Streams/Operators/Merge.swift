@@ -946,8 +946,9 @@ extension Publishers.MergeMany: Equatable where Upstream: Equatable {}
 final class MergeSources<Output, Failure: Error, Downstream: Subscriber>:
     MergeCore<Output, Failure, Downstream, Subscribers.Completion<Failure>?>, @unchecked Sendable
 where Downstream.Input == Output, Downstream.Failure == Failure {
-    /// Sends the subscription downstream, subscribes every source `subscribeAll` adds, then marks
-    /// the list complete (so an empty list, or sources that all finished at once, finish now).
+    /// Sends the subscription downstream, subscribes every source `subscribeAll` adds (none if the subscriber
+    /// cancelled meanwhile), then marks the list complete (so an empty list, or sources that all finished at once,
+    /// finish now).
     @inlinable
     func start(_ subscribeAll: ((any Publisher<Output, Failure>) -> Void) -> Void) {
         guard handOverSubscription() else { return }
