@@ -112,9 +112,9 @@ final class EmptySubscription: Subscription, Sendable, CustomStringConvertible {
     var description: String { "Empty" }
 }
 
-/// The placeholder a subscriber (a ``MergeSide``, a `Sink`) holds while it has no subscription: an empty value,
-/// stored inline in the existential. Holding it rather than an optional existential keeps the runtime's
-/// value witnesses off the paths that test and clear the field.
+/// An empty subscription, stored inline in an existential: the placeholder ``ScheduledHandle`` holds while no timer
+/// is pending (rather than an optional existential, which keeps the runtime's value witnesses off the paths that
+/// test and clear the field), and what ``SubscriptionSlot/take()`` returns when no subscription is stored.
 @usableFromInline
 struct NoSubscription: Subscription {
     @inlinable
@@ -123,36 +123,4 @@ struct NoSubscription: Subscription {
     func request(_ demand: Subscribers.Demand) {}
     @inlinable
     func cancel() {}
-}
-
-extension NoSubscription {
-    /// Stores `subscription` over the placeholder in `field`, in place: `NoSubscription` is trivial, so there
-    /// is nothing to destroy, and a plain assignment would go through the runtime's generic existential
-    /// assignment (which compares the two types first). `field` must hold the placeholder.
-    @inlinable
-    static func replace(_ field: inout any Subscription, with subscription: any Subscription) {
-        assert(field is NoSubscription, "replacing a subscription that is not the placeholder")
-        withUnsafeMutablePointer(to: &field) { $0.initialize(to: subscription) }
-    }
-
-    /// Moves the subscription out of `field` and puts the placeholder back: one move of the existential, where
-    /// `swap` with a placeholder variable makes three.
-    @inlinable
-    static func take(_ field: inout any Subscription) -> any Subscription {
-        withUnsafeMutablePointer(to: &field) { pointer in
-            let taken = pointer.move()
-            pointer.initialize(to: NoSubscription())
-            return taken
-        }
-    }
-
-    /// Destroys the subscription in `field` and puts the placeholder back, in place (no generic existential
-    /// assignment).
-    @inlinable
-    static func clear(_ field: inout any Subscription) {
-        withUnsafeMutablePointer(to: &field) { pointer in
-            pointer.deinitialize(count: 1)
-            pointer.initialize(to: NoSubscription())
-        }
-    }
 }
