@@ -441,7 +441,10 @@ import Testing
                 .timeout(.seconds(30), scheduler: queue)
                 .collect(.byTimeOrCount(queue, .microseconds(200), 4))
                 .subscribe(subscriber)
-            queue.sync {}  // the subscription, made on the queue, has reached the subscriber
+            // Twice: the first turn makes the subscription (it reaches the subscriber), the second runs the request
+            // `buffer` made during it, so the subject has demand before the senders start; otherwise, on a loaded
+            // machine, all 300 sends could come and be dropped before that request ran, and nothing would go through.
+            for _ in 0..<2 { queue.sync {} }
             DispatchQueue.concurrentPerform(iterations: 4) { thread in
                 for i in 0..<300 {
                     if thread == 3 {
