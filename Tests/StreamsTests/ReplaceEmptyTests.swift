@@ -12,8 +12,10 @@ import Testing
     }
 
     @Test func itIsEquatableAsInCombine() {
-        #expect(Just(1).replaceEmpty(with: 2) == Just(1).replaceEmpty(with: 2))
-        #expect(Just(1).replaceEmpty(with: 2) != Just(1).replaceEmpty(with: 3))
+        let empty = Empty<Int, Never>()
+        #expect(empty.replaceEmpty(with: 2) == empty.replaceEmpty(with: 2))
+        #expect(empty.replaceEmpty(with: 2) != empty.replaceEmpty(with: 3))
+        #expect(empty.replaceEmpty(with: 2) != Empty<Int, Never>(completeImmediately: false).replaceEmpty(with: 2))
     }
 
     @Test func aNonEmptyUpstreamIsRepublishedUnchanged() {

@@ -1,6 +1,7 @@
-/// Whether a publisher type's whole life is known from its value, and how to read that value: `Just`, and
-/// `setFailureType(to:)` over a `Just` (what `flatMap` makes of a `Just` inner when its upstream can fail). On the
-/// first request of at least one, such a publisher delivers its one value and then `.finished`, synchronously.
+/// Whether a publisher type's whole life is known from its value, and how to read that value: `Just`,
+/// `setFailureType(to:)` over a `Just` in generic code (what `flatMap` makes of a `Just` inner when its upstream can
+/// fail), and `Result.Publisher` (what `Just(x).setFailureType(to:)` is, as in Combine), when it holds a success. On
+/// the first request of at least one, such a publisher delivers its one value and then `.finished`, synchronously.
 ///
 /// `flatMap` reads the value of such an inner publisher instead of subscribing to it, when its engine is idle and
 /// the downstream has demand: what the subscriber sees is the same (the value, delivered during the upstream's
@@ -16,6 +17,8 @@ enum ScalarPublisherKind: Sendable {
     case just
     /// `Publishers.SetFailureType<Just<Output>, Failure>`.
     case justWithFailure
+    /// `Result<Output, Failure>.Publisher`: scalar when it holds a success.
+    case result
 
     /// The kind of `P`.
     @inlinable
@@ -24,12 +27,14 @@ enum ScalarPublisherKind: Sendable {
             self = .just
         } else if P.self == Publishers.SetFailureType<Just<P.Output>, P.Failure>.self {
             self = .justWithFailure
+        } else if P.self == Result<P.Output, P.Failure>.Publisher.self {
+            self = .result
         } else {
             self = .none
         }
     }
 
-    /// The one value of `publisher`, whose type `P` is of this kind (`nil` for `.none`).
+    /// The one value of `publisher`, whose type `P` is of this kind (`nil` for `.none` and a failed result).
     @inlinable
     func output<P: Publisher>(of publisher: P) -> P.Output? {
         switch self {
@@ -42,6 +47,9 @@ enum ScalarPublisherKind: Sendable {
             // Sound, as above: `P` is `Publishers.SetFailureType<Just<P.Output>, P.Failure>`.
             return unsafeBitCast(publisher, to: Publishers.SetFailureType<Just<P.Output>, P.Failure>.self).upstream
                 .output
+        case .result:
+            // Sound, as above: `P` is `Result<P.Output, P.Failure>.Publisher`.
+            return try? unsafeBitCast(publisher, to: Result<P.Output, P.Failure>.Publisher.self).result.get()
         }
     }
 }

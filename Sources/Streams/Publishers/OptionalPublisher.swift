@@ -72,7 +72,9 @@ extension Result {
         @inlinable
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Success, S.Failure == Failure {
             switch result {
-            case .success(let value): Just(value).setFailureType(to: Failure.self).receive(subscriber: subscriber)
+            case .success(let value):
+                // Spelled out: `Just.setFailureType(to:)` is Combine's overload returning a `Result.Publisher`.
+                Publishers.SetFailureType<Just<Success>, Failure>(upstream: Just(value)).receive(subscriber: subscriber)
             case .failure(let error): Fail<Success, Failure>(error: error).receive(subscriber: subscriber)
             }
         }
