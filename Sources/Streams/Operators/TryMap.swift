@@ -42,6 +42,34 @@ extension Publishers {
                 subscriber: TryMapInner<Upstream.Output, Upstream.Failure, S>(
                     downstream: subscriber, transform: transform))
         }
+
+        /// Fuses a following `map` into this stage (Combine's overload: the result is again a `TryMap`).
+        @inlinable
+        public func map<T>(_ next: @escaping (Output) -> T) -> Publishers.TryMap<Upstream, T> {
+            let first = transform
+            return Publishers.TryMap(upstream: upstream) { next(try first($0)) }
+        }
+
+        /// Fuses a following `tryMap` into this stage (Combine's overload: the result is again a `TryMap`).
+        @inlinable
+        public func tryMap<T>(_ next: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
+            let first = transform
+            return Publishers.TryMap(upstream: upstream) { try next(try first($0)) }
+        }
+    }
+}
+
+extension Publishers.Map {
+    /// Fuses a following `tryMap` into this `map` (Combine's overload: the result is one `TryMap` over this
+    /// stage's upstream).
+    ///
+    /// ```swift
+    /// let c = lines.map { $0.trimmed() }.tryMap { try parse($0) }.sink(receiveCompletion: { _ in }) { _ in }
+    /// ```
+    @inlinable
+    public func tryMap<T>(_ next: @escaping (Output) throws -> T) -> Publishers.TryMap<Upstream, T> {
+        let first = transform
+        return Publishers.TryMap(upstream: upstream) { try next(first($0)) }
     }
 }
 
