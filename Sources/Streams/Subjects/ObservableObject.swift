@@ -65,16 +65,21 @@ public final class ObservableObjectPublisher: Publisher, Sendable {
     /// Never fails.
     public typealias Failure = Never
 
-    private let subject = PassthroughSubject<Void, Never>()
+    /// The subscribers. Reached from inlinable code, so that a subscriber's conduit is built where its type is
+    /// known: built here, in unspecialised code, every `send()` looked up type metadata for it.
+    @usableFromInline
+    let subject = PassthroughSubject<Void, Never>()
 
     /// A publisher with no subscribers.
     public init() {}
 
     /// Attaches `subscriber`.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Void, S.Failure == Never {
         subject.receive(subscriber: subscriber)
     }
 
     /// Tells every subscriber with demand that the object is about to change.
+    @inlinable
     public func send() { subject.send(()) }
 }
