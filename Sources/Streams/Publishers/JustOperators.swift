@@ -215,23 +215,22 @@ extension Just {
         Result<Accumulator, any Error>.Publisher(Result { try nextPartialResult(initialResult, output) })
     }
 
-    /// The value folded into `initialResult` by `nextPartialResult`, computed at once (Combine's overload).
+    /// The one intermediate result, as `reduce(_:_:)` computes it (Combine's overload).
     @inlinable
     public func scan<ElementOfResult>(
         _ initialResult: ElementOfResult,
         _ nextPartialResult: (ElementOfResult, Output) -> ElementOfResult
     ) -> Result<ElementOfResult, Never>.Publisher {
-        Result<ElementOfResult, Never>.Publisher(.success(nextPartialResult(initialResult, output)))
+        reduce(initialResult, nextPartialResult)
     }
 
-    /// The value folded by the throwing `nextPartialResult`, computed at once; a thrown error becomes the
-    /// failure (Combine's overload).
+    /// The one intermediate result, as `tryReduce(_:_:)` computes it (Combine's overload).
     @inlinable
     public func tryScan<ElementOfResult>(
         _ initialResult: ElementOfResult,
         _ nextPartialResult: (ElementOfResult, Output) throws -> ElementOfResult
     ) -> Result<ElementOfResult, any Error>.Publisher {
-        Result<ElementOfResult, any Error>.Publisher(Result { try nextPartialResult(initialResult, output) })
+        tryReduce(initialResult, nextPartialResult)
     }
 
     /// `elements`, then the value, as a publisher of an array (Combine's overload).

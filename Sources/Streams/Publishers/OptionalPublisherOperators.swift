@@ -154,13 +154,13 @@ extension Optional.Publisher {
         Optional<Accumulator>.Publisher(output.map { nextPartialResult(initialResult, $0) })
     }
 
-    /// The value folded into `initialResult` by `nextPartialResult`; nothing for `nil` (Combine's overload).
+    /// The one intermediate result, as `reduce(_:_:)` computes it; nothing for `nil` (Combine's overload).
     @inlinable
     public func scan<ElementOfResult>(
         _ initialResult: ElementOfResult,
         _ nextPartialResult: (ElementOfResult, Output) -> ElementOfResult
     ) -> Optional<ElementOfResult>.Publisher {
-        Optional<ElementOfResult>.Publisher(output.map { nextPartialResult(initialResult, $0) })
+        reduce(initialResult, nextPartialResult)
     }
 
     /// This publisher: at most one value has no repeats; `predicate` is not called (Combine's overload).

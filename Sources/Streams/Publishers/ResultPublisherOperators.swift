@@ -176,22 +176,22 @@ extension Result.Publisher {
         Result<Accumulator, any Error>.Publisher(result.mapSuccessThrowing { try nextPartialResult(initialResult, $0) })
     }
 
-    /// The success value folded into `initialResult` by `nextPartialResult` (Combine's overload).
+    /// The one intermediate result, as `reduce(_:_:)` computes it (Combine's overload).
     @inlinable
     public func scan<ElementOfResult>(
         _ initialResult: ElementOfResult,
         _ nextPartialResult: (ElementOfResult, Output) -> ElementOfResult
     ) -> Result<ElementOfResult, Failure>.Publisher {
-        Result<ElementOfResult, Failure>.Publisher(result.map { nextPartialResult(initialResult, $0) })
+        reduce(initialResult, nextPartialResult)
     }
 
-    /// The success value folded by the throwing `nextPartialResult` (Combine's overload).
+    /// The one intermediate result, as `tryReduce(_:_:)` computes it (Combine's overload).
     @inlinable
     public func tryScan<ElementOfResult>(
         _ initialResult: ElementOfResult,
         _ nextPartialResult: (ElementOfResult, Output) throws -> ElementOfResult
     ) -> Result<ElementOfResult, any Error>.Publisher {
-        Result<ElementOfResult, any Error>.Publisher(result.mapSuccessThrowing { try nextPartialResult(initialResult, $0) })
+        tryReduce(initialResult, nextPartialResult)
     }
 }
 
