@@ -20,7 +20,7 @@ enum ValueStep<Output, Failure: Error> {
 ///   upstream for one more in its place (`.max(1)`, as Combine's filters do);
 /// - `step` runs on the upstream's thread, never under a lock, and only from `receive(_:)`, which the
 ///   upstream calls serially: a step may keep state of its own (a count, the previous value, the running
-///   result) in the variables its closure captures, made afresh for each subscription;
+///   result) in a ``StepState`` its closure captures, made afresh for each subscription;
 /// - a step that ends the stream (``ValueStep/finish``, ``ValueStep/fail(_:)``) cancels upstream first, then
 ///   sends the completion once; an upstream failure is forwarded through `forwardedFailure` (the identity,
 ///   or the erasure to `any Error` of the `try` operators);
@@ -113,4 +113,22 @@ struct ValueStepStage<Input, UpstreamFailure: Error, Downstream: Subscriber>: Su
             downstream.receive(completion: .failure(forwardedFailure(error)))
         }
     }
+}
+
+/// The state a step keeps between values (a count, the previous value, the running result), made afresh for each
+/// subscription. A class rather than a `var` the step's closure captures: such a `var` lives in a box whose every
+/// access the runtime checks for exclusivity (`swift_beginAccess`, half of `output(in:)`'s cost per value).
+///
+/// `@exclusivity(unchecked)` on `value`: sound because only the step touches it, the step runs only from the
+/// stage's `receive(_:)`, which the upstream calls serially (Combine's contract), and each access ends before the
+/// step returns (before the value reaches the downstream, so a re-entrant value cannot overlap it).
+@usableFromInline
+final class StepState<Value> {
+    /// The state; see the type's note for why it needs no runtime exclusivity check.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var value: Value
+
+    @inlinable
+    init(_ value: Value) { self.value = value }
 }

@@ -63,13 +63,13 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
-            var dropping = true  // the step's own state: touched only by the upstream's serial value calls
+            let dropping = StepState(true)
             let inner = ValueStepStage<Output, Failure, S>(
                 downstream: subscriber, name: .dropWhile,
                 step: { value in
-                    if dropping {
+                    if dropping.value {
                         if predicate(value) { return .drop }
-                        dropping = false
+                        dropping.value = false
                     }
                     return .publish(value)
                 })
@@ -101,17 +101,17 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
-            var dropping = true  // the step's own state: touched only by the upstream's serial value calls
+            let dropping = StepState(true)
             let inner = ValueStepStage<Output, Upstream.Failure, S>(
                 downstream: subscriber, name: .tryDropWhile,
                 erasingFailure: { value in
-                    if dropping {
+                    if dropping.value {
                         do {
                             if try predicate(value) { return .drop }
                         } catch {
                             return .fail(error)
                         }
-                        dropping = false
+                        dropping.value = false
                     }
                     return .publish(value)
                 })

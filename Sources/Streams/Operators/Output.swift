@@ -66,18 +66,16 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            // The step's own state: touched only by the upstream's serial value calls.
-            var untilStart = range.lowerBound
-            var remaining = range.count
+            let countdown = StepState((untilStart: range.lowerBound, remaining: range.count))
             let inner = ValueStepStage<Output, Failure, S>(
                 downstream: subscriber, name: .output,
                 step: { value in
-                    if untilStart > 0 {
-                        untilStart -= 1
+                    if countdown.value.untilStart > 0 {
+                        countdown.value.untilStart -= 1
                         return .drop
                     }
-                    guard remaining > 0 else { return .finish }
-                    remaining -= 1
+                    guard countdown.value.remaining > 0 else { return .finish }
+                    countdown.value.remaining -= 1
                     return .publish(value)
                 })
             upstream.receive(subscriber: inner)

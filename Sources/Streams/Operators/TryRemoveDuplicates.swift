@@ -49,18 +49,18 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
-            var previous: Output?  // the step's own state: touched only by the upstream's serial value calls
+            let previous = StepState<Output?>(nil)
             let inner = ValueStepStage<Output, Upstream.Failure, S>(
                 downstream: subscriber, name: .tryRemoveDuplicates,
                 erasingFailure: { value in
-                    if let last = previous {
+                    if let last = previous.value {
                         do {
                             if try predicate(last, value) { return .drop }
                         } catch {
                             return .fail(error)
                         }
                     }
-                    previous = value
+                    previous.value = value
                     return .publish(value)
                 })
             upstream.receive(subscriber: inner)
