@@ -64,10 +64,10 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            let keyPath = self.keyPath
+            let reader = KeyPathReader(keyPath)
             upstream.receive(
                 subscriber: MapInner(downstream: subscriber, transform: { (value: Upstream.Output) in
-                    value[keyPath: keyPath]
+                    reader.read(value)
                 }))
         }
     }
@@ -100,11 +100,11 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            let keyPath0 = self.keyPath0
-            let keyPath1 = self.keyPath1
+            let reader0 = KeyPathReader(keyPath0)
+            let reader1 = KeyPathReader(keyPath1)
             upstream.receive(
                 subscriber: MapInner(downstream: subscriber, transform: { (value: Upstream.Output) in
-                    (value[keyPath: keyPath0], value[keyPath: keyPath1])
+                    (reader0.read(value), reader1.read(value))
                 }))
         }
     }
@@ -140,12 +140,12 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            let keyPath0 = self.keyPath0
-            let keyPath1 = self.keyPath1
-            let keyPath2 = self.keyPath2
+            let reader0 = KeyPathReader(keyPath0)
+            let reader1 = KeyPathReader(keyPath1)
+            let reader2 = KeyPathReader(keyPath2)
             upstream.receive(
                 subscriber: MapInner(downstream: subscriber, transform: { (value: Upstream.Output) in
-                    (value[keyPath: keyPath0], value[keyPath: keyPath1], value[keyPath: keyPath2])
+                    (reader0.read(value), reader1.read(value), reader2.read(value))
                 }))
         }
     }
