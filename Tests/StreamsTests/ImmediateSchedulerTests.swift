@@ -36,4 +36,34 @@ import Testing
         #expect(timedOut.isFinished)
         #expect(retried.values == [1, 2])
     }
+
+    @Test func aRepeatingScheduleRunsOnceAsInCombine() {
+        // Combine's ImmediateScheduler runs a repeating action once; repeating it at once would never end (it
+        // overflowed the stack).
+        let count = Locked(0)
+        let repeating = ImmediateScheduler.shared.schedule(after: .zero, interval: .seconds(1)) {
+            count.withLock { $0 += 1 }
+        }
+        #expect(count.withLock { $0 } == 1)
+        repeating.cancel()
+        #expect(count.withLock { $0 } == 1)
+    }
+
+    @Test func anyRepeatingScheduleOnASchedulerThatRunsAtOnceRunsOnce() {
+        let count = Locked(0)
+        let scheduler: any Scheduler = SynchronousScheduler()
+        let repeating = scheduler.schedule(after: .zero, interval: .milliseconds(1)) { count.withLock { $0 += 1 } }
+        #expect(count.withLock { $0 } == 1)
+        repeating.cancel()
+    }
+}
+
+/// A scheduler of one's own that, like `ImmediateScheduler`, runs every action inside `schedule`.
+private struct SynchronousScheduler: Scheduler {
+    var now: SchedulerInstant { .zero }
+    func schedule(_ action: @escaping @Sendable () -> Void) { action() }
+    func schedule(after deadline: SchedulerInstant, _ action: @escaping @Sendable () -> Void) -> any Cancellable {
+        action()
+        return AnyCancellable {}
+    }
 }

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Combine's scheduler vocabulary on Streams' one time model.
 ///
 /// Combine gives each scheduler its own `SchedulerTimeType` with a `Stride`; in Streams every scheduler uses
@@ -25,7 +33,9 @@ extension Scheduler {
     /// source compatibility and not used).
     ///
     /// - Timing: the n-th run is due at `date + n × interval` (no drift); a run that comes late does not
-    ///   shift the later ones. A non-positive `interval` runs the action once.
+    ///   shift the later ones. A non-positive `interval` runs the action once, and so does a scheduler that runs
+    ///   actions at once, inside `schedule(after:_:)` (``ImmediateScheduler``, as Combine's does: repeating at
+    ///   once would never end).
     /// - Threading: each run is scheduled only after the previous one has started, so runs never overlap;
     ///   they happen wherever the scheduler runs its actions.
     /// - Lifetime: as in Combine, the runs go on until the returned cancellable is cancelled (dropping it does
@@ -68,8 +78,8 @@ extension SchedulerInstant {
 }
 
 /// The cancellable of a repeating schedule: the pending run's cancellable, replaced at each run. The pending
-/// run's action holds this object, so it lives until cancelled (as Combine's). `pending` and `isCancelled`
-/// are guarded by `lock`; the rest is immutable.
+/// run's action holds this object, so it lives until cancelled (as Combine's). `pending`, `isCancelled` and
+/// `schedulingThread` are guarded by `lock`; the rest is immutable.
 final class RepeatingAction: Cancellable, @unchecked Sendable {
     private let lock = Lock()
     private let scheduler: any Scheduler
@@ -77,6 +87,9 @@ final class RepeatingAction: Cancellable, @unchecked Sendable {
     private let action: @Sendable () -> Void
     private var pending: (any Cancellable)?
     private var isCancelled = false
+    /// The thread inside the scheduler's `schedule(after:_:)` for the next run, while it is there: a run that
+    /// starts on that thread then was run at once by the scheduler, which would run every later run at once too.
+    private var schedulingThread: pthread_t?
 
     init(scheduler: any Scheduler, interval: Duration, action: @escaping @Sendable () -> Void) {
         self.scheduler = scheduler
@@ -86,8 +99,12 @@ final class RepeatingAction: Cancellable, @unchecked Sendable {
 
     /// Schedules run number `run` (0-based) at `deadline`, unless cancelled.
     func schedule(run: Int, at deadline: SchedulerInstant) {
+        lock.lock()
+        schedulingThread = pthread_self()
+        lock.unlock()
         let next = scheduler.schedule(after: deadline) { self.fire(run: run, due: deadline) }
         lock.lock()
+        schedulingThread = nil
         if isCancelled {
             lock.unlock()
             next.cancel()
@@ -100,9 +117,10 @@ final class RepeatingAction: Cancellable, @unchecked Sendable {
     private func fire(run: Int, due: SchedulerInstant) {
         lock.lock()
         let cancelled = isCancelled
+        let ranAtOnce = schedulingThread.map { pthread_equal($0, pthread_self()) != 0 } ?? false
         lock.unlock()
         guard !cancelled else { return }
-        if interval > .zero { schedule(run: run + 1, at: due + interval) }
+        if interval > .zero, !ranAtOnce { schedule(run: run + 1, at: due + interval) }
         action()
     }
 

@@ -1,7 +1,8 @@
 /// A scheduler that runs every action at once, on the calling thread.
 ///
 /// `schedule(after:)` also runs at once, ignoring the deadline (as Combine's `ImmediateScheduler`),
-/// and returns a cancellable that does nothing. Its clock never moves: ``now`` is always `.zero`.
+/// and returns a cancellable that does nothing; a repeating `schedule(after:interval:)` runs its action once, as
+/// Combine's does. Its clock never moves: ``now`` is always `.zero`.
 /// Useful to make a timing operator synchronous; for controllable time use `TestScheduler`.
 ///
 /// ```swift
