@@ -135,7 +135,8 @@ func deliveredEvents<P: Publisher>(_ publisher: P) -> [String] {
 
     @Test func prefixAndDropFirstStayLazySoAnEndlessSequenceWorks() {
         let recorder = (1...).publisher.dropFirst(2).prefix(3).record()
-        #expect(recorder.events == [.value(3, at: .zero), .value(4, at: .zero), .value(5, at: .zero), .finished(at: .zero)])
+        #expect(
+            recorder.events == [.value(3, at: .zero), .value(4, at: .zero), .value(5, at: .zero), .finished(at: .zero)])
     }
 
     @Test func positionsPastTheEndAreIgnoredNotATrap() {

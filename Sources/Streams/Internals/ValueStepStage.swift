@@ -124,7 +124,7 @@ struct ValueStepStage<Input, UpstreamFailure: Error, Downstream: Subscriber>: Su
 /// step returns (before the value reaches the downstream, so a re-entrant value cannot overlap it).
 @usableFromInline
 final class StepState<Value> {
-    /// The state; see the type's note for why it needs no runtime exclusivity check.
+    /// The state. Unchecked: only the step touches it, and the upstream calls the step serially (see the type's note).
     @usableFromInline
     @exclusivity(unchecked)
     var value: Value

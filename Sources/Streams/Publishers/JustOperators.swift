@@ -181,7 +181,11 @@ extension Just {
     public func tryRemoveDuplicates(
         by predicate: (Output, Output) throws -> Bool
     ) -> Result<Output, any Error>.Publisher {
-        Result<Output, any Error>.Publisher(Result { _ = try predicate(output, output); return output })
+        Result<Output, any Error>.Publisher(
+            Result {
+                _ = try predicate(output, output)
+                return output
+            })
     }
 
     /// This value: `Just` never fails (Combine's overload).

@@ -65,7 +65,8 @@ extension Result.Publisher {
     /// The success value, or the error the throwing `areInIncreasingOrder` throws when called with the value
     /// twice (Combine's overload).
     @inlinable
-    public func tryMin(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
+    public func tryMin(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher
+    {
         Result<Output, any Error>.Publisher(result.checkedThrowing(areInIncreasingOrder))
     }
 
@@ -77,7 +78,8 @@ extension Result.Publisher {
     /// The success value, or the error the throwing `areInIncreasingOrder` throws when called with the value
     /// twice (Combine's overload).
     @inlinable
-    public func tryMax(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher {
+    public func tryMax(by areInIncreasingOrder: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher
+    {
         Result<Output, any Error>.Publisher(result.checkedThrowing(areInIncreasingOrder))
     }
 
