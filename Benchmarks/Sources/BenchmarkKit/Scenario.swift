@@ -112,6 +112,15 @@ public enum Scenario: String, CaseIterable, Sendable {
     /// array publisher → sink.
     case flatMapSerial = "flatmap-serial"
 
+    // Shapes a sweep of new shapes found slow (issue 24's twenty-fourth round).
+
+    /// Items (a struct with a `String`) → `map(\.price)` → `filter` → sink.
+    case mapKeyPath = "map-key-path"
+    /// An `ObservableObject`'s `@Published` property set; `objectWillChange` → sink.
+    case objectWillChange = "object-will-change"
+    /// A one-shot batch: an array of 100 numbers → `.publisher` → `collect()` → sink, per batch.
+    case sequenceCollect = "sequence-collect"
+
     // Depth scaling: subject → N × map → sink; the cost of one stage is (depth-20 − depth-1) ÷ 19.
 
     /// subject → 1 × map → sink.
@@ -189,6 +198,8 @@ public enum Scenario: String, CaseIterable, Sendable {
         case .values: 200_000
         case .subscribeCancelStateful, .subscribeCancelOneShot: 100_000
         case .flatMapSerial: 1_000_000
+        case .mapKeyPath, .objectWillChange: 1_000_000
+        case .sequenceCollect: 100_000
         case .search: 500_000
         case .tenStages, .chainErased, .stageScan, .stageRemoveDuplicates, .stageHandleEvents, .stagePrefix,
             .stageDropFirst, .stageTryMap, .stageCatch, .stageReplaceError, .stageCollect, .stageReplaceEmpty,
@@ -244,6 +255,9 @@ public enum Scenario: String, CaseIterable, Sendable {
             "per value"
         case .flatMap: "per inner Just"
         case .flatMapSerial: "per value"
+        case .mapKeyPath: "per value"
+        case .objectWillChange: "per change"
+        case .sequenceCollect: "per batch of 100"
         }
     }
 }

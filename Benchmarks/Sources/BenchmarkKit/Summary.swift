@@ -85,7 +85,7 @@ public enum Target {
             .stageReplaceEmpty, .stagePrefixUntilOutput, .currentValueSubject, .published, .multicast,
             .tryChain,
             .last, .count,
-            .containsWhere, .zip4, .buffer, .depth1, .depth5, .depth10, .depth20:
+            .containsWhere, .zip4, .buffer, .depth1, .depth5, .depth10, .depth20, .mapKeyPath, .objectWillChange:
             0.10
         case .subscribeCancel, .subscribeCancelStateful, .subscribeCancelOneShot: 0.20
         // The issue sets debounce's; the other timing operators on virtual time are held to the same.
@@ -95,12 +95,12 @@ public enum Target {
         case .flatMap, .flatMapSerial: 0.12
         // Issue 8 set 0.5; issue 24 asks for 0.45 per live subscription.
         case .memoryHeap, .memoryResident, .memoryHeapStoredClosures, .memoryHeapStateful, .memoryHeapTimed: 0.45
-        // No OpenCombine figure (merge, combineLatest) or no target set (values).
+        // No OpenCombine figure (merge, combineLatest) or no target set (values, sequence-collect).
         // Scaling curves: read as curves (flat = linear), not against a ratio.
         case .fanOut1, .fanOut10, .fanOut100, .fanOut10k, .live1k, .live10k, .live100k, .live1m, .liveMemory1k,
             .liveMemory10k, .liveMemory1m:
             nil
-        case .merge, .combineLatest, .combineLatest4, .values: nil
+        case .merge, .combineLatest, .combineLatest4, .values, .sequenceCollect: nil
         }
     }
 

@@ -68,6 +68,9 @@ func runAppShapedScenarios(_ runner: BenchmarkRunner) {
     runner.time(.buffer, buffer)
     runner.time(.subscribeCancelOneShot, subscribeCancelOneShot)
     runner.time(.flatMapSerial, flatMapSerial)
+    runner.time(.mapKeyPath, mapKeyPath)
+    runner.time(.objectWillChange, objectWillChange)
+    runner.time(.sequenceCollect, sequenceCollect)
     runner.time(.depth1, depth1)
     runner.time(.depth5, depth5)
     runner.time(.depth10, depth10)
@@ -485,6 +488,48 @@ func subscribeCancelOneShot(_ count: Int) -> UInt64 {
     }
     ids.send(1)  // reaches nobody: every subscription was cancelled
     return received &+ UInt64(count)
+}
+
+/// A product list's items → their prices (a key path) → the ones over 10 → sink; `count` items sent.
+func mapKeyPath(_ count: Int) -> UInt64 {
+    let items = PassthroughSubject<BenchItem, Never>()
+    var sum: UInt64 = 0
+    let cancellable = items.map(\.price).filter { $0 > 10 }.sink { sum &+= UInt64($0) }
+    for value in 0..<count { items.send(BenchItem(id: value, name: "item", price: value % 100)) }
+    withExtendedLifetime(cancellable) {}
+    return sum
+}
+
+/// An item of `map-key-path`: a struct as an app's model would be.
+struct BenchItem {
+    var id: Int
+    var name: String
+    var price: Int
+}
+
+/// A view model whose `@Published` property the app sets; a view watches `objectWillChange`.
+final class BenchModel: ObservableObject {
+    @Published var value = 0
+}
+
+/// `count` changes of a `@Published` property, each announced to an `objectWillChange` subscriber.
+func objectWillChange(_ count: Int) -> UInt64 {
+    let model = BenchModel()
+    var changes: UInt64 = 0
+    let cancellable = model.objectWillChange.sink { changes &+= 1 }
+    for value in 0..<count { model.value = value }
+    withExtendedLifetime(cancellable) {}
+    return changes
+}
+
+/// `count` one-shot batches: an array of 100 numbers published and collected back into one array.
+func sequenceCollect(_ count: Int) -> UInt64 {
+    let batch = Array(0..<100)
+    var total: UInt64 = 0
+    for _ in 0..<count {
+        _ = batch.publisher.collect().sink { total &+= UInt64($0.count) }
+    }
+    return total
 }
 
 /// Batches of four handled one at a time (`maxPublishers: .max(1)`: the next batch is subscribed when the
