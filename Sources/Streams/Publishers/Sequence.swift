@@ -7,6 +7,10 @@ extension Publishers {
     ///   `receive(_:)` continues the same loop (no recursion, so any length is safe).
     /// - Cancellation: stops before the next element; the iterator is released.
     /// - Threading: delivers on the thread that calls `request(_:)`.
+    /// - Operators: as in Combine, most operators applied directly to it (`map`, `filter`, `collect`, `reduce`,
+    ///   `count`, …) are eager overloads that run over the whole sequence at once and return a sequence, a
+    ///   `Result.Publisher` or an `Optional.Publisher`; `prefix(_:)` and `dropFirst(_:)` stay lazy. Put
+    ///   `eraseToAnyPublisher()` first to stream an endless sequence through them.
     ///
     /// ```swift
     /// let c = (1...3).publisher.sink { print($0) }   // 1 2 3
