@@ -63,13 +63,12 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
-            let dropping = StepState(true)
-            let inner = ValueStepStage<Output, Failure, S>(
-                downstream: subscriber, name: .dropWhile,
-                step: { value in
-                    if dropping.value {
+            let inner = ValueStepStage<Output, Failure, S, Bool>(
+                downstream: subscriber, name: .dropWhile, state: true,  // still dropping
+                step: { dropping, value in
+                    if dropping {
                         if predicate(value) { return .drop }
-                        dropping.value = false
+                        dropping = false
                     }
                     return .publish(value)
                 })
@@ -101,17 +100,16 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
-            let dropping = StepState(true)
-            let inner = ValueStepStage<Output, Upstream.Failure, S>(
-                downstream: subscriber, name: .tryDropWhile,
-                erasingFailure: { value in
-                    if dropping.value {
+            let inner = ValueStepStage<Output, Upstream.Failure, S, Bool>(
+                downstream: subscriber, name: .tryDropWhile, state: true,  // still dropping
+                erasingFailure: { dropping, value in
+                    if dropping {
                         do {
                             if try predicate(value) { return .drop }
                         } catch {
                             return .fail(error)
                         }
-                        dropping.value = false
+                        dropping = false
                     }
                     return .publish(value)
                 })

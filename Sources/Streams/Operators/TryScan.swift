@@ -52,16 +52,15 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let nextPartialResult = self.nextPartialResult
-            let result = StepState(initialResult)
-            let inner = ValueStepStage<Upstream.Output, Upstream.Failure, S>(
-                downstream: subscriber, name: .tryScan,
-                erasingFailure: { value in
+            let inner = ValueStepStage<Upstream.Output, Upstream.Failure, S, Output>(
+                downstream: subscriber, name: .tryScan, state: initialResult,  // the running result
+                erasingFailure: { result, value in
                     do {
-                        result.value = try nextPartialResult(result.value, value)
+                        result = try nextPartialResult(result, value)
                     } catch {
                         return .fail(error)
                     }
-                    return .publish(result.value)
+                    return .publish(result)
                 })
             upstream.receive(subscriber: inner)
         }
