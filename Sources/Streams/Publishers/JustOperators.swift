@@ -66,8 +66,7 @@ extension Just {
     /// The value, unless `count` is at least one (Combine's overload). `count` must not be negative.
     @inlinable
     public func dropFirst(_ count: Int = 1) -> Optional<Output>.Publisher {
-        precondition(count >= 0, "dropFirst(_:): count must not be negative")
-        return Optional<Output>.Publisher(count > 0 ? nil : output)
+        Optional<Output>.Publisher(output).dropFirst(count)
     }
 
     /// The value, unless it satisfies `predicate` (Combine's overload).
@@ -82,9 +81,7 @@ extension Just {
 
     /// The value if it satisfies `predicate` (Combine's overload).
     @inlinable
-    public func first(where predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
-        Optional<Output>.Publisher(predicate(output) ? output : nil)
-    }
+    public func first(where predicate: (Output) -> Bool) -> Optional<Output>.Publisher { filter(predicate) }
 
     /// This value, the last (Combine's overload).
     @inlinable
@@ -92,9 +89,7 @@ extension Just {
 
     /// The value if it satisfies `predicate` (Combine's overload).
     @inlinable
-    public func last(where predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
-        Optional<Output>.Publisher(predicate(output) ? output : nil)
-    }
+    public func last(where predicate: (Output) -> Bool) -> Optional<Output>.Publisher { filter(predicate) }
 
     /// No value, only `.finished` (Combine's overload).
     @inlinable
@@ -136,8 +131,7 @@ extension Just {
     /// The value if `index` is 0 (Combine's overload). `index` must not be negative.
     @inlinable
     public func output(at index: Int) -> Optional<Output>.Publisher {
-        precondition(index >= 0, "output(at:): index must not be negative")
-        return Optional<Output>.Publisher(index == 0 ? output : nil)
+        Optional<Output>.Publisher(output).output(at: index)
     }
 
     /// The value if `range` starts at 0 (Combine's overload; as in Combine, also for the empty range `0..<0`).
@@ -149,15 +143,12 @@ extension Just {
     /// The value if `maxLength` is at least one (Combine's overload). `maxLength` must not be negative.
     @inlinable
     public func prefix(_ maxLength: Int) -> Optional<Output>.Publisher {
-        precondition(maxLength >= 0, "prefix(_:): maxLength must not be negative")
-        return Optional<Output>.Publisher(maxLength > 0 ? output : nil)
+        Optional<Output>.Publisher(output).prefix(maxLength)
     }
 
     /// The value if it satisfies `predicate` (Combine's overload).
     @inlinable
-    public func prefix(while predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
-        Optional<Output>.Publisher(predicate(output) ? output : nil)
-    }
+    public func prefix(while predicate: (Output) -> Bool) -> Optional<Output>.Publisher { filter(predicate) }
 
     /// The value, typed as able to fail with `Failure` (Combine's overload).
     @inlinable
