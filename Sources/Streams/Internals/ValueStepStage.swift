@@ -20,25 +20,24 @@ enum ValueStep<Output, Failure: Error> {
 ///   upstream for one more in its place (`.max(1)`, as Combine's filters do);
 /// - `step` runs on the upstream's thread, never under a lock, and only from `receive(_:)`, which the
 ///   upstream calls serially: a step may keep state of its own (a count, the previous value, the running
-///   result) in the link's `state` (see ``StageLink``), made afresh for each subscription and handed to the step
-///   `inout`: no lock, no runtime exclusivity check, no allocation of its own;
+///   result) in a ``StepState`` its closure captures, made afresh for each subscription;
 /// - a step that ends the stream (``ValueStep/finish``, ``ValueStep/fail(_:)``) cancels upstream first, then
 ///   sends the completion once; an upstream failure is forwarded through `forwardedFailure` (the identity,
 ///   or the erasure to `any Error` of the `try` operators);
 /// - nothing reaches the downstream after it cancels; the step closure and the downstream are released with
 ///   this subscriber, which the upstream lets go of when the stream ends or is cancelled.
 @usableFromInline
-struct ValueStepStage<Input, UpstreamFailure: Error, Downstream: Subscriber, State>: Subscriber, CustomStringConvertible {
+struct ValueStepStage<Input, UpstreamFailure: Error, Downstream: Subscriber>: Subscriber, CustomStringConvertible {
     @usableFromInline
     typealias Failure = UpstreamFailure
-    /// Decides what to do with one value, given the operator's state (`Void` for none).
+    /// Decides what to do with one value.
     @usableFromInline
-    typealias Step = (inout State, Input) -> ValueStep<Downstream.Input, Downstream.Failure>
+    typealias Step = (Input) -> ValueStep<Downstream.Input, Downstream.Failure>
 
     @usableFromInline
     let downstream: Downstream
     @usableFromInline
-    let link: StageLink<State, NoStageHooks>
+    let link: StageLink<Void, NoStageHooks>
     /// The operator's decision per value.
     @usableFromInline
     let step: Step
@@ -49,28 +48,28 @@ struct ValueStepStage<Input, UpstreamFailure: Error, Downstream: Subscriber, Sta
 
     @inlinable
     init(
-        downstream: Downstream, name: StageName, state: State,
-        forwardedFailure: @escaping (UpstreamFailure) -> Downstream.Failure, step: @escaping Step
+        downstream: Downstream, name: StageName, forwardedFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
+        step: @escaping Step
     ) {
         self.downstream = downstream
-        self.link = StageLink(name, state: state, hooks: NoStageHooks())
+        self.link = StageLink(name, state: (), hooks: NoStageHooks())
         self.step = step
         self.forwardedFailure = forwardedFailure
     }
 
     /// The stage of an operator with its upstream's failure type.
     @inlinable
-    init(downstream: Downstream, name: StageName, state: State, step: @escaping Step)
+    init(downstream: Downstream, name: StageName, step: @escaping Step)
     where UpstreamFailure == Downstream.Failure {
-        self.init(downstream: downstream, name: name, state: state, forwardedFailure: { $0 }, step: step)
+        self.init(downstream: downstream, name: name, forwardedFailure: { $0 }, step: step)
     }
 
     /// The stage of a `try` operator: its failure type is `any Error`, the upstream's failure is erased to it,
     /// and `step` returns ``ValueStep/fail(_:)`` with what its closure threw.
     @inlinable
-    init(downstream: Downstream, name: StageName, state: State, erasingFailure step: @escaping Step)
+    init(downstream: Downstream, name: StageName, erasingFailure step: @escaping Step)
     where Downstream.Failure == any Error {
-        self.init(downstream: downstream, name: name, state: state, forwardedFailure: { $0 }, step: step)
+        self.init(downstream: downstream, name: name, forwardedFailure: { $0 }, step: step)
     }
 
     @usableFromInline
@@ -84,7 +83,7 @@ struct ValueStepStage<Input, UpstreamFailure: Error, Downstream: Subscriber, Sta
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
         guard link.isLive else { return .none }
-        switch step(&link.state, input) {
+        switch step(input) {
         case .publish(let output):
             return downstream.receive(output)
         case .drop:
@@ -114,4 +113,22 @@ struct ValueStepStage<Input, UpstreamFailure: Error, Downstream: Subscriber, Sta
             downstream.receive(completion: .failure(forwardedFailure(error)))
         }
     }
+}
+
+/// The state a step keeps between values (a count, the previous value, the running result), made afresh for each
+/// subscription. A class rather than a `var` the step's closure captures: such a `var` lives in a box whose every
+/// access the runtime checks for exclusivity (`swift_beginAccess`, half of `output(in:)`'s cost per value).
+///
+/// `@exclusivity(unchecked)` on `value`: sound because only the step touches it, the step runs only from the
+/// stage's `receive(_:)`, which the upstream calls serially (Combine's contract), and each access ends before the
+/// step returns (before the value reaches the downstream, so a re-entrant value cannot overlap it).
+@usableFromInline
+final class StepState<Value> {
+    /// The state. Unchecked: only the step touches it, and the upstream calls the step serially (see the type's note).
+    @usableFromInline
+    @exclusivity(unchecked)
+    var value: Value
+
+    @inlinable
+    init(_ value: Value) { self.value = value }
 }

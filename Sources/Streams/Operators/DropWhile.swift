@@ -63,12 +63,13 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
-            let inner = ValueStepStage<Output, Failure, S, Bool>(
-                downstream: subscriber, name: .dropWhile, state: true,  // still dropping
-                step: { dropping, value in
-                    if dropping {
+            let dropping = StepState(true)
+            let inner = ValueStepStage<Output, Failure, S>(
+                downstream: subscriber, name: .dropWhile,
+                step: { value in
+                    if dropping.value {
                         if predicate(value) { return .drop }
-                        dropping = false
+                        dropping.value = false
                     }
                     return .publish(value)
                 })
@@ -100,16 +101,17 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
-            let inner = ValueStepStage<Output, Upstream.Failure, S, Bool>(
-                downstream: subscriber, name: .tryDropWhile, state: true,  // still dropping
-                erasingFailure: { dropping, value in
-                    if dropping {
+            let dropping = StepState(true)
+            let inner = ValueStepStage<Output, Upstream.Failure, S>(
+                downstream: subscriber, name: .tryDropWhile,
+                erasingFailure: { value in
+                    if dropping.value {
                         do {
                             if try predicate(value) { return .drop }
                         } catch {
                             return .fail(error)
                         }
-                        dropping = false
+                        dropping.value = false
                     }
                     return .publish(value)
                 })

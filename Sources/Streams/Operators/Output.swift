@@ -66,15 +66,16 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            let inner = ValueStepStage<Output, Failure, S, (untilStart: Int, remaining: Int)>(
-                downstream: subscriber, name: .output, state: (range.lowerBound, range.count),
-                step: { countdown, value in
-                    if countdown.untilStart > 0 {
-                        countdown.untilStart -= 1
+            let countdown = StepState((untilStart: range.lowerBound, remaining: range.count))
+            let inner = ValueStepStage<Output, Failure, S>(
+                downstream: subscriber, name: .output,
+                step: { value in
+                    if countdown.value.untilStart > 0 {
+                        countdown.value.untilStart -= 1
                         return .drop
                     }
-                    guard countdown.remaining > 0 else { return .finish }
-                    countdown.remaining -= 1
+                    guard countdown.value.remaining > 0 else { return .finish }
+                    countdown.value.remaining -= 1
                     return .publish(value)
                 })
             upstream.receive(subscriber: inner)

@@ -64,9 +64,9 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
-            let inner = ValueStepStage<Output, Failure, S, Void>(
-                downstream: subscriber, name: .prefixWhile, state: (),
-                step: { _, value in predicate(value) ? .publish(value) : .finish })
+            let inner = ValueStepStage<Output, Failure, S>(
+                downstream: subscriber, name: .prefixWhile,
+                step: { value in predicate(value) ? .publish(value) : .finish })
             upstream.receive(subscriber: inner)
         }
     }
@@ -95,9 +95,9 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
-            let inner = ValueStepStage<Output, Upstream.Failure, S, Void>(
-                downstream: subscriber, name: .tryPrefixWhile, state: (),
-                erasingFailure: { _, value in
+            let inner = ValueStepStage<Output, Upstream.Failure, S>(
+                downstream: subscriber, name: .tryPrefixWhile,
+                erasingFailure: { value in
                     do {
                         return try predicate(value) ? .publish(value) : .finish
                     } catch {

@@ -44,9 +44,9 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let transform = self.transform
-            let inner = ValueStepStage<Upstream.Output, Upstream.Failure, S, Void>(
-                downstream: subscriber, name: .tryCompactMap, state: (),
-                erasingFailure: { _, value in
+            let inner = ValueStepStage<Upstream.Output, Upstream.Failure, S>(
+                downstream: subscriber, name: .tryCompactMap,
+                erasingFailure: { value in
                     do {
                         guard let output = try transform(value) else { return .drop }
                         return .publish(output)

@@ -47,9 +47,9 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let isIncluded = self.isIncluded
-            let inner = ValueStepStage<Output, Upstream.Failure, S, Void>(
-                downstream: subscriber, name: .tryFilter, state: (),
-                erasingFailure: { _, value in
+            let inner = ValueStepStage<Output, Upstream.Failure, S>(
+                downstream: subscriber, name: .tryFilter,
+                erasingFailure: { value in
                     do {
                         return try isIncluded(value) ? .publish(value) : .drop
                     } catch {

@@ -49,17 +49,18 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let predicate = self.predicate
-            let inner = ValueStepStage<Output, Upstream.Failure, S, Output?>(
-                downstream: subscriber, name: .tryRemoveDuplicates, state: nil,  // the previous value
-                erasingFailure: { previous, value in
-                    if let last = previous {
+            let previous = StepState<Output?>(nil)
+            let inner = ValueStepStage<Output, Upstream.Failure, S>(
+                downstream: subscriber, name: .tryRemoveDuplicates,
+                erasingFailure: { value in
+                    if let last = previous.value {
                         do {
                             if try predicate(last, value) { return .drop }
                         } catch {
                             return .fail(error)
                         }
                     }
-                    previous = value
+                    previous.value = value
                     return .publish(value)
                 })
             upstream.receive(subscriber: inner)

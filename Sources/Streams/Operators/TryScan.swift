@@ -52,15 +52,16 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let nextPartialResult = self.nextPartialResult
-            let inner = ValueStepStage<Upstream.Output, Upstream.Failure, S, Output>(
-                downstream: subscriber, name: .tryScan, state: initialResult,  // the running result
-                erasingFailure: { result, value in
+            let result = StepState(initialResult)
+            let inner = ValueStepStage<Upstream.Output, Upstream.Failure, S>(
+                downstream: subscriber, name: .tryScan,
+                erasingFailure: { value in
                     do {
-                        result = try nextPartialResult(result, value)
+                        result.value = try nextPartialResult(result.value, value)
                     } catch {
                         return .fail(error)
                     }
-                    return .publish(result)
+                    return .publish(result.value)
                 })
             upstream.receive(subscriber: inner)
         }
