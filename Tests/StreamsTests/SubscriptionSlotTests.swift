@@ -134,4 +134,54 @@ import Testing
         #expect(weakSubscription == nil)
         _ = taken
     }
+
+    /// Hands each subscriber a ``StructSubscription`` logging into `log`, and sends nothing.
+    struct StructSubscriptionPublisher<Failure: Error>: Publisher {
+        typealias Output = Int
+        let log: ClassSubscription
+        func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Failure {
+            subscriber.receive(subscription: StructSubscription(log: log))
+        }
+    }
+
+    /// Every operator that keeps an upstream's subscription keeps it as a class-bound reference (a struct in a box):
+    /// the demand and the cancel still reach a subscription that is not a class, whichever upstream it comes from.
+    @Test(arguments: [
+        "retry", "catch", "flatMap", "switchToLatest", "share", "amb", "prefixUntilOutput", "withLatestFrom",
+    ])
+    func operatorsReachAStructSubscription(_ shape: String) {
+        let log = ClassSubscription()
+        let source = StructSubscriptionPublisher<Never>(log: log)
+        let subject = PassthroughSubject<Int, Never>()
+        let pipeline: AnyPublisher<Int, Never> =
+            switch shape {
+            case "retry":
+                StructSubscriptionPublisher<Oops>(log: log).retry(2).replaceError(with: 0).eraseToAnyPublisher()
+            case "catch": StructSubscriptionPublisher<Oops>(log: log).catch { _ in Just(0) }.eraseToAnyPublisher()
+            case "flatMap": source.flatMap(maxPublishers: .max(1)) { Just($0) }.eraseToAnyPublisher()
+            case "switchToLatest": source.map { Just($0) }.switchToLatest().eraseToAnyPublisher()
+            case "share": source.share().eraseToAnyPublisher()
+            case "amb": source.amb(subject).eraseToAnyPublisher()
+            case "prefixUntilOutput": subject.prefix(untilOutputFrom: source).eraseToAnyPublisher()
+            default: subject.withLatestFrom(source).eraseToAnyPublisher()
+            }
+        let subscriber = DemandSubscriber()
+        pipeline.subscribe(subscriber)
+        subscriber.subscription?.request(.max(2))
+        subscriber.subscription?.cancel()
+        #expect(log.calls.contains { $0.hasPrefix("struct request") }, "\(shape): \(log.calls)")
+        #expect(log.calls.last == "struct cancel", "\(shape): \(log.calls)")
+    }
+
+    struct Oops: Error {}
+
+    /// Keeps its subscription and requests nothing by itself.
+    final class DemandSubscriber: Subscriber, @unchecked Sendable {
+        typealias Input = Int
+        typealias Failure = Never
+        var subscription: (any Subscription)?
+        func receive(subscription: any Subscription) { self.subscription = subscription }
+        func receive(_ input: Int) -> Subscribers.Demand { .none }
+        func receive(completion: Subscribers.Completion<Never>) {}
+    }
 }

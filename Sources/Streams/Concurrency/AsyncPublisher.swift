@@ -163,7 +163,7 @@ final class AsyncBridge<Input, Failure: Error>: Subscriber, @unchecked Sendable 
     @usableFromInline
     struct State {
         @usableFromInline
-        var subscription: (any Subscription)?
+        var subscription: (any Subscription & AnyObject)?
         @usableFromInline
         var waiting: CheckedContinuation<Handoff<Outcome>, Never>?
         @usableFromInline
@@ -187,7 +187,7 @@ final class AsyncBridge<Input, Failure: Error>: Subscriber, @unchecked Sendable 
     func receive(subscription: any Subscription) {
         let (accepted, request) = state.withLock { state -> (Bool, Bool) in
             guard state.subscription == nil, state.end == nil else { return (false, false) }
-            state.subscription = subscription
+            state.subscription = SubscriptionSlot.object(subscription)
             return (true, state.pendingRequest)
         }
         guard accepted else { return subscription.cancel() }
@@ -227,7 +227,7 @@ final class AsyncBridge<Input, Failure: Error>: Subscriber, @unchecked Sendable 
     @inlinable
     func finish(with outcome: Outcome, cancelling: Bool) {
         let (waiting, subscription) = state.withLock {
-            state -> (CheckedContinuation<Handoff<Outcome>, Never>?, (any Subscription)?) in
+            state -> (CheckedContinuation<Handoff<Outcome>, Never>?, (any Subscription & AnyObject)?) in
             if state.end == nil { state.end = outcome }
             if cancelling { state.buffered = nil }
             // A failure handed to a waiting task is consumed: later calls to `next()` return `nil`.
@@ -247,7 +247,7 @@ final class AsyncBridge<Input, Failure: Error>: Subscriber, @unchecked Sendable 
         let handoff = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Handoff<Outcome>, Never>) in
                 let (immediate, request) = state.withLock {
-                    state -> (Outcome?, (any Subscription)?) in
+                    state -> (Outcome?, (any Subscription & AnyObject)?) in
                     if let value = state.buffered {
                         state.buffered = nil
                         return (.success(value), nil)

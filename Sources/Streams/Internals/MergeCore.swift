@@ -88,7 +88,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
     /// The upstream of sources (flatMap's and switchToLatest's upstream); `nil` for merge. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    final var upstream: (any Subscription)?
+    final var upstream: (any Subscription & AnyObject)?
     /// The upstream's subscription arrived (a second one is cancelled). Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
@@ -319,7 +319,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
     /// The upstream to ask for one more source after a side finished (flatMap with a bounded
     /// `maxPublishers`). Lock held.
     @inlinable
-    func replenishingUpstreamLocked() -> (any Subscription)? { nil }
+    func replenishingUpstreamLocked() -> (any Subscription & AnyObject)? { nil }
 
     /// switchToLatest, after `side` delivered directly: the demand the downstream returned goes to `side` as its
     /// return value if it is still live, or else to the side that replaced it meanwhile (re-entrantly or from
@@ -370,7 +370,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
             return
         }
         hasUpstream = true
-        upstream = subscription
+        upstream = SubscriptionSlot.object(subscription)
         lock.unlock()
         if initialDemand > .none { subscription.request(initialDemand) }
     }

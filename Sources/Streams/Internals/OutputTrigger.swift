@@ -173,7 +173,7 @@ where HeldDownstream.Wrapped == Downstream {
 
     /// Drops the downstream and ends the trigger link, returning its subscription if it was live (to cancel).
     @inlinable
-    func release() -> (any Subscription)? {
+    func release() -> (any Subscription & AnyObject)? {
         lock.lock()
         let released = held
         held = nil
@@ -235,7 +235,7 @@ enum TriggerLink {
     /// Not subscribed yet.
     case waiting
     /// Subscribed, asked for one value, none yet.
-    case subscribed(any Subscription)
+    case subscribed(any Subscription & AnyObject)
     /// Fired, completed, or no longer wanted: a subscription arriving now is cancelled.
     case done
 
@@ -244,14 +244,14 @@ enum TriggerLink {
     @inlinable
     mutating func accept(_ subscription: any Subscription, isWanted: Bool) -> Bool {
         guard case .waiting = self, isWanted else { return false }
-        self = .subscribed(subscription)
+        self = .subscribed(SubscriptionSlot.object(subscription))
         return true
     }
 
     /// Ends the link, returning the subscription if it was live (for the caller to cancel or drop outside the
     /// lock).
     @inlinable
-    mutating func end() -> (any Subscription)? {
+    mutating func end() -> (any Subscription & AnyObject)? {
         defer { self = .done }
         if case .subscribed(let subscription) = self { return subscription }
         return nil

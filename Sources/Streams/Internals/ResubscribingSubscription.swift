@@ -79,7 +79,7 @@ where
     final var activeGeneration: Int?
     @usableFromInline
     @exclusivity(unchecked)
-    final var upstreamSubscription: (any Subscription)?
+    final var upstreamSubscription: (any Subscription & AnyObject)?
     @usableFromInline
     @exclusivity(unchecked)
     final var isSubscribing = false
@@ -177,7 +177,8 @@ where
         activeGeneration = nil
         lock.unlock()
         subscription?.cancel()
-        released.cancel?.cancel()
+        released.timer.cancel()
+        released.subscription?.cancel()
         _ = (publisher, released)
         if let completion { downstream.receive(completion: completion) }
     }
@@ -217,7 +218,7 @@ where
             subscription.cancel()
             return
         }
-        upstreamSubscription = subscription
+        upstreamSubscription = SubscriptionSlot.object(subscription)
         let demand = self.demand
         lock.unlock()
         if demand > .none { subscription.request(demand) }
@@ -257,19 +258,30 @@ where
 }
 
 /// What a ``ResubscribingSubscription``'s `releaseResources()` hands back, to be dealt with after its `lock` is
-/// released: something to cancel (a timer, a trigger's subscription) and anything else to let go of (a closure, a
-/// subject), whose `deinit` must not run under the lock. Not nested in the generic class: a nested type would be
-/// generic too, and the unspecialised overrides that return it would look its metadata up.
+/// released: what to cancel (a timer, a trigger's subscription) and an object to let go of (a predicate, a subject),
+/// whose `deinit` must not run under the lock. Not nested in the generic class: a nested type would be generic too,
+/// and the unspecialised overrides that return it would look its metadata up. No field is an `Any` or an optional
+/// `any Cancellable`: copying and destroying those in the unspecialised overrides goes through the runtime's value
+/// witnesses (and an `Any` holding a generic closure looks the closure's type up).
 @usableFromInline
 struct ResubscribingRelease {
+    /// A pending timer to cancel (the retry back-off's).
     @usableFromInline
-    var cancel: (any Cancellable)?
+    var timer: ScheduledHandle
+    /// A subscription to cancel (`retry(when:)`'s trigger).
     @usableFromInline
-    var drop: Any?
+    var subscription: (any Subscription & AnyObject)?
+    /// An object to let go of.
+    @usableFromInline
+    var drop: AnyObject?
 
     @inlinable
-    init(cancel: (any Cancellable)? = nil, drop: Any? = nil) {
-        self.cancel = cancel
+    init(
+        timer: ScheduledHandle = ScheduledHandle(), subscription: (any Subscription & AnyObject)? = nil,
+        drop: AnyObject? = nil
+    ) {
+        self.timer = timer
+        self.subscription = subscription
         self.drop = drop
     }
 }

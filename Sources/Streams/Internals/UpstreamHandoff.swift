@@ -42,7 +42,7 @@ where NextSlot.Wrapped == Next {
     /// The live leg's subscription. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var current: (any Subscription)?
+    var current: (any Subscription & AnyObject)?
     @usableFromInline
     let description: String
 
@@ -66,7 +66,7 @@ where NextSlot.Wrapped == Next {
             lock.unlock()
             return subscription.cancel()
         }
-        current = subscription
+        current = SubscriptionSlot.object(subscription)
         let carried = demand.load(ordering: .relaxed)
         lock.unlock()
         switch leg {
@@ -141,7 +141,7 @@ where NextSlot.Wrapped == Next {
     /// Ends the handoff and clears what it holds; lock held. The caller lets the result go after unlocking. A tuple
     /// of the slot type, not of `Next?`: `cancel()` runs unspecialised, where that one would be looked up.
     @inlinable
-    func end() -> (current: (any Subscription)?, next: NextSlot) {
+    func end() -> (current: (any Subscription & AnyObject)?, next: NextSlot) {
         phase.store(HandoffPhase.ended, ordering: .relaxed)
         defer {
             current = nil

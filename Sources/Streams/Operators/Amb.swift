@@ -168,14 +168,14 @@ enum AmbLink {
     /// Not subscribed yet: the demand requested meanwhile.
     case waiting(Subscribers.Demand)
     /// Subscribed.
-    case subscribed(any Subscription)
+    case subscribed(any Subscription & AnyObject)
     /// Lost, completed, or the race ended: a subscription arriving now is cancelled.
     case done
 
     /// Ends the link, returning the subscription if it was live (for the caller to cancel or drop outside the
     /// lock).
     @inlinable
-    mutating func end() -> (any Subscription)? {
+    mutating func end() -> (any Subscription & AnyObject)? {
         defer { self = .done }
         if case .subscribed(let subscription) = self { return subscription }
         return nil
@@ -240,7 +240,7 @@ final class AmbInner<Downstream: Subscriber>: Subscription, CustomStringConverti
             subscription.cancel()
             return
         }
-        links[index] = .subscribed(subscription)
+        links[index] = .subscribed(SubscriptionSlot.object(subscription))
         lock.unlock()
         if pending > .none { subscription.request(pending) }
     }
@@ -248,12 +248,12 @@ final class AmbInner<Downstream: Subscriber>: Subscription, CustomStringConverti
     /// Decides the race for `index` if it is undecided. Lock held. Returns the losers' subscriptions to cancel
     /// (after the lock), or `nil` if `index` lost or the race has ended.
     @inlinable
-    func decide(_ index: Int) -> [any Subscription]? {
+    func decide(_ index: Int) -> [any Subscription & AnyObject]? {
         guard downstream != nil else { return nil }
         if winner == index { return [] }
         guard winner == -1 else { return nil }
         winner = index
-        var losers: [any Subscription] = []
+        var losers: [any Subscription & AnyObject] = []
         for other in links.indices where other != index {
             if let subscription = links[other].end() { losers.append(subscription) }
         }
@@ -300,7 +300,7 @@ final class AmbInner<Downstream: Subscriber>: Subscription, CustomStringConverti
     func requestNow(_ demand: Subscribers.Demand) {
         lock.lock()
         guard downstream != nil else { return lock.unlock() }
-        var targets: [any Subscription] = []
+        var targets: [any Subscription & AnyObject] = []
         for index in links.indices where winner == -1 || winner == index {
             switch links[index] {
             case .waiting(let pending): links[index] = .waiting(pending + demand)
@@ -318,7 +318,7 @@ final class AmbInner<Downstream: Subscriber>: Subscription, CustomStringConverti
         lock.lock()
         let released = downstream
         downstream = nil
-        var live: [any Subscription] = []
+        var live: [any Subscription & AnyObject] = []
         for index in links.indices {
             if let subscription = links[index].end() { live.append(subscription) }
         }

@@ -157,7 +157,7 @@ where Downstream.Input == [Element] {
     /// The scheduled tick, cancelled on cancel and completion. Guarded by `link`'s lock.
     @usableFromInline
     @exclusivity(unchecked)
-    var tick: (any Cancellable)?
+    var tick = ScheduledHandle()
     /// A delivery action is scheduled and has not run yet. Guarded by `link`'s lock.
     @usableFromInline
     @exclusivity(unchecked)
@@ -169,7 +169,7 @@ where Downstream.Input == [Element] {
     /// The scheduled delivery, cancelled on cancel and completion. Guarded by `link`'s lock.
     @usableFromInline
     @exclusivity(unchecked)
-    var drainHandle: (any Cancellable)?
+    var drainHandle = ScheduledHandle()
     @usableFromInline
     let scheduler: any Scheduler
     @usableFromInline
@@ -237,11 +237,10 @@ where Downstream.Input == [Element] {
             if case .finished = completion { ready.append(open) } else { dropped = open }
             open = []
         }
-        let tick = self.tick
-        self.tick = nil
+        let tick = self.tick.take()
         tickIndex += 1
         link.unlock()
-        tick?.cancel()
+        tick.cancel()
         _ = dropped  // released here, outside the lock
         scheduleDrain()
     }
@@ -271,19 +270,17 @@ where Downstream.Input == [Element] {
         link.lock()
         let upstream = link.cancelLocked()
         let released = (downstream, open, ready)
-        let timers = (tick, drainHandle)
+        let timers = (tick.take(), drainHandle.take())
         downstream = nil
         open = []
         ready = []
-        tick = nil
-        drainHandle = nil
         drainPending = false
         tickIndex += 1
         drainGeneration &+= 1
         link.unlock()
         upstream?.cancel()
-        timers.0?.cancel()
-        timers.1?.cancel()
+        timers.0.cancel()
+        timers.1.cancel()
         _ = released  // destroyed here, outside the lock
     }
 
@@ -298,12 +295,11 @@ where Downstream.Input == [Element] {
         }
         guard let deadline else { return }
         let handle = scheduler.scheduleAction(after: deadline) { [self] in fire(index: index) }
-        let stale = link.withLock { () -> (any Cancellable)? in
-            guard downstream != nil, completion == nil, index == tickIndex else { return handle }
-            tick = handle
-            return nil
+        let stale = link.withLock { () -> ScheduledHandle in
+            guard downstream != nil, completion == nil, index == tickIndex else { return ScheduledHandle(handle) }
+            return tick.store(handle)  // none: a tick's handle is dropped when it fires
         }
-        stale?.cancel()
+        stale.cancel()
     }
 
     /// Tick `index` is due: closes the open group if the downstream has demand for it, schedules the next
@@ -313,7 +309,7 @@ where Downstream.Input == [Element] {
         let now = scheduler.now
         link.lock()
         guard downstream != nil, completion == nil, index == tickIndex else { return link.unlock() }
-        tick = nil
+        _ = tick.take()
         // The next tick after `now` (skipping any missed entirely), never earlier than index + 1.
         let elapsed = Int(((now - origin) / interval).rounded(.down))
         let next = Swift.max(index + 1, elapsed + 1)
@@ -338,12 +334,11 @@ where Downstream.Input == [Element] {
         let generation = drainGeneration
         link.unlock()
         let handle = scheduler.scheduleAction(afterDelay: .zero) { [self] in drainDue(generation: generation) }
-        let stale = link.withLock { () -> (any Cancellable)? in
-            guard downstream != nil, drainPending, generation == drainGeneration else { return handle }
-            drainHandle = handle
-            return nil
+        let stale = link.withLock { () -> ScheduledHandle in
+            guard downstream != nil, drainPending, generation == drainGeneration else { return ScheduledHandle(handle) }
+            return drainHandle.store(handle)  // none: the previous delivery's handle went when it ran or was forgotten
         }
-        stale?.cancel()
+        stale.cancel()
     }
 
     /// The scheduled delivery `generation` runs.
@@ -352,7 +347,7 @@ where Downstream.Input == [Element] {
         link.withLock {
             if generation == drainGeneration {
                 drainPending = false
-                drainHandle = nil
+                _ = drainHandle.take()
             }
         }
         drain()
@@ -389,14 +384,13 @@ where Downstream.Input == [Element] {
             }
             self.downstream = nil
             let released = ready
-            let pending = drainHandle
+            let pending = drainHandle.take()
             ready = []
-            drainHandle = nil
             drainPending = false
             drainGeneration &+= 1
             isDelivering = false
             link.unlock()
-            pending?.cancel()
+            pending.cancel()
             _ = released  // groups a failure drops, released here, outside the lock
             downstream.receive(completion: completion)
             return

@@ -99,7 +99,7 @@ extension Publishers {
             override func releaseResourcesLocked() { transform = nil }
 
             @inlinable
-            override func replenishingUpstreamLocked() -> (any Subscription)? {
+            override func replenishingUpstreamLocked() -> (any Subscription & AnyObject)? {
                 maxPublishers == .unlimited || sourcesDone ? nil : upstream
             }
 

@@ -153,6 +153,17 @@ struct RetryDelay: Sendable {
     }
 }
 
+/// The `shouldRetry` closure of `retry(maxRetries:backoff:scheduler:shouldRetry:)`, in an object: the subscription
+/// lets go of it when it ends, outside its lock, as an `AnyObject` (see ``ResubscribingRelease``). Immutable.
+@usableFromInline
+final class RetryPredicate<Failure: Error> {
+    @usableFromInline
+    let test: (Failure) -> Bool
+
+    @inlinable
+    init(_ test: @escaping (Failure) -> Bool) { self.test = test }
+}
+
 /// `retry(_:)` and `retry(maxRetries:backoff:scheduler:shouldRetry:)` on the shared
 /// ``ResubscribingSubscription``: counts the retries, asks `shouldRetry`, and re-subscribes at once or after
 /// the back-off, on `delay`'s scheduler.
@@ -169,7 +180,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     // Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
-    var shouldRetry: ((Failure) -> Bool)?
+    var shouldRetry: RetryPredicate<Failure>?
     @usableFromInline
     @exclusivity(unchecked)
     var retriesLeft: Int
@@ -183,7 +194,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     var pendingRetry: Int?
     @usableFromInline
     @exclusivity(unchecked)
-    var timer: (any Cancellable)?
+    var timer = ScheduledHandle()
 
     @inlinable
     init(
@@ -192,7 +203,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     ) {
         self.retriesLeft = retries
         self.delay = delay
-        self.shouldRetry = shouldRetry
+        self.shouldRetry = shouldRetry.map(RetryPredicate.init)
         self.name = description
         super.init(upstream: upstream, downstream: downstream)
     }
@@ -210,10 +221,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     override func releaseResources() -> ResubscribingRelease {
         defer {
             shouldRetry = nil
-            timer = nil
             pendingRetry = nil
         }
-        return ResubscribingRelease(cancel: timer, drop: shouldRetry)
+        return ResubscribingRelease(timer: timer.take(), drop: shouldRetry)
     }
 
     /// Retries (at once, or after the back-off) while retries are left and `shouldRetry` agrees; otherwise
@@ -225,7 +235,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         let predicate = shouldRetry
         lock.unlock()
 
-        let retries = mayRetry && (predicate?(error) ?? true)
+        let retries = mayRetry && (predicate?.test(error) ?? true)
 
         lock.lock()
         guard downstream != nil else { return lock.unlock() }
@@ -252,8 +262,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         }
         lock.lock()
         if pendingRetry == retry {
-            timer = scheduled
+            let replaced = timer.store(scheduled)  // none: a retry's timer is taken before the next is scheduled
             lock.unlock()
+            _ = replaced
         } else {
             let cancelled = downstream == nil
             lock.unlock()
@@ -267,8 +278,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         lock.lock()
         guard pendingRetry == retry, downstream != nil else { return lock.unlock() }
         pendingRetry = nil
-        let timer = self.timer
-        self.timer = nil
+        let timer = self.timer.take()
         lock.unlock()
         _ = timer
         resubscribe()

@@ -130,7 +130,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     var failures: PassthroughSubject<Upstream.Failure, Never>?
     @usableFromInline
     @exclusivity(unchecked)
-    var triggerSubscription: (any Subscription)?
+    var triggerSubscription: (any Subscription & AnyObject)?
     /// An attempt failed and the next trigger value re-subscribes. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
@@ -166,7 +166,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
             triggerSubscription = nil
             awaitingRetry = false
         }
-        return ResubscribingRelease(cancel: triggerSubscription, drop: failures)
+        return ResubscribingRelease(subscription: triggerSubscription, drop: failures)
     }
 
     /// Sends the failure into the failures publisher; the trigger decides what follows.
@@ -188,7 +188,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
             subscription.cancel()
             return
         }
-        triggerSubscription = subscription
+        triggerSubscription = SubscriptionSlot.object(subscription)
         lock.unlock()
         subscription.request(.unlimited)
     }

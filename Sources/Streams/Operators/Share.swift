@@ -140,7 +140,7 @@ final class ShareConnection<Output, Failure: Error>: Subscriber, @unchecked Send
     @usableFromInline
     var isRetired = false
     @usableFromInline
-    var upstreamSubscription: (any Subscription)?
+    var upstreamSubscription: (any Subscription & AnyObject)?
     @usableFromInline
     let core: SubjectCore<Output, Failure, Output?, Subscribers.Completion<Failure>?>
 
@@ -182,7 +182,7 @@ final class ShareConnection<Output, Failure: Error>: Subscriber, @unchecked Send
             subscription.cancel()
             return
         }
-        upstreamSubscription = subscription
+        upstreamSubscription = SubscriptionSlot.object(subscription)
         lock.unlock()
         // The core asks for `.unlimited` once a subscriber has requested a value (at once for
         // `share(replay:)`), as Combine's `share()` (a `PassthroughSubject` inside) does.

@@ -132,9 +132,11 @@ extension Publisher {
     @inlinable
     public func withLatestFrom<Other: Publisher, Other1: Publisher, Other2: Publisher>(
         _ other: Other, _ other1: Other1, _ other2: Other2
-    ) -> Publishers.WithLatestFrom<
-        Self, Publishers.CombineLatest3<Other, Other1, Other2>, (Other.Output, Other1.Output, Other2.Output)
-    > where Other.Failure == Failure, Other1.Failure == Failure, Other2.Failure == Failure {
+    )
+        -> Publishers.WithLatestFrom<
+            Self, Publishers.CombineLatest3<Other, Other1, Other2>, (Other.Output, Other1.Output, Other2.Output)
+        > where Other.Failure == Failure, Other1.Failure == Failure, Other2.Failure == Failure
+    {
         Publishers.WithLatestFrom(
             upstream: self, other: Publishers.CombineLatest3(other, other1, other2), resultSelector: { $1 })
     }
@@ -426,7 +428,7 @@ where
     /// returns the downstream (`nil` if already released) and the other's subscription if it was live, for the
     /// caller to cancel. What is dropped is released after the lock.
     @inlinable
-    func release() -> (downstream: Downstream?, other: (any Subscription)?) {
+    func release() -> (downstream: Downstream?, other: (any Subscription & AnyObject)?) {
         link.lock()
         let (released, selector, value, live) = releaseLocked()
         link.unlock()
@@ -439,7 +441,7 @@ where
     @inlinable
     func releaseLocked() -> (
         downstream: Downstream?, selector: ((Input, OtherOutput) -> Downstream.Input)?, latest: OtherOutput?,
-        other: (any Subscription)?
+        other: (any Subscription & AnyObject)?
     ) {
         let released = downstream
         downstream = nil

@@ -82,7 +82,7 @@ where Downstream.Input == SchedulerInstant, Downstream.Failure == Never {
     var demand = Subscribers.Demand.none
     @usableFromInline
     @exclusivity(unchecked)
-    var tick: (any Cancellable)?
+    var tick = ScheduledHandle()
     /// Which tick (`k`) is scheduled; a stale action never emits. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
@@ -127,7 +127,7 @@ where Downstream.Input == SchedulerInstant, Downstream.Failure == Never {
         let tick = self.tick.take()
         let released = downstream.take()
         lock.unlock()
-        tick?.cancel()
+        tick.cancel()
         _ = released  // destroyed here, outside the lock
     }
 
@@ -143,12 +143,11 @@ where Downstream.Input == SchedulerInstant, Downstream.Failure == Never {
         // The pending tick keeps the subscription alive (as Combine's timer does), so a subscriber that
         // does not store its subscription still gets ticks; `cancel()` cancels the tick and breaks the cycle.
         let handle = scheduler.scheduleAction(after: deadline) { [self] in fire(count: count) }
-        let stale = lock.withLock { () -> (any Cancellable)? in
-            guard downstream != nil, count == self.count else { return handle }
-            tick = handle
-            return nil
+        let stale = lock.withLock { () -> ScheduledHandle in
+            guard downstream != nil, count == self.count else { return ScheduledHandle(handle) }
+            return tick.store(handle)  // none: a tick's handle is dropped when it fires
         }
-        stale?.cancel()
+        stale.cancel()
     }
 
     @inlinable
@@ -156,7 +155,7 @@ where Downstream.Input == SchedulerInstant, Downstream.Failure == Never {
         let now = scheduler.now
         lock.lock()
         guard let downstream, count == self.count else { return lock.unlock() }
-        tick = nil
+        _ = tick.take()
         // The next tick after `now` (skipping any missed entirely), never earlier than count + 1.
         let elapsed = Int(((now - origin) / interval).rounded(.down))
         let next = Swift.max(count + 1, elapsed + 1)
