@@ -108,6 +108,8 @@ public enum Scenario: String, CaseIterable, Sendable {
     /// Subscribe and cancel a one-shot lookup: compactMap → first → flatMap (a batch as an array's publisher,
     /// collected) → replaceEmpty → sink.
     case subscribeCancelOneShot = "subscribe-cancel-oneshot"
+    /// Subscribe and cancel a request's pipeline before it answers: retry → catch (a fallback `Just`) → map → filter.
+    case subscribeCancelFallible = "subscribe-cancel-fallible"
     /// Batches handled one at a time: `(0..<n).publisher` → `flatMap(maxPublishers: .max(1))` over each batch's
     /// array publisher → sink.
     case flatMapSerial = "flatmap-serial"
@@ -196,7 +198,7 @@ public enum Scenario: String, CaseIterable, Sendable {
         case .flatMap: 500_000
         case .merge, .combineLatest: 1_000_000
         case .values: 200_000
-        case .subscribeCancelStateful, .subscribeCancelOneShot: 100_000
+        case .subscribeCancelStateful, .subscribeCancelOneShot, .subscribeCancelFallible: 100_000
         case .flatMapSerial: 1_000_000
         case .mapKeyPath, .objectWillChange: 1_000_000
         case .sequenceCollect: 100_000
@@ -243,7 +245,8 @@ public enum Scenario: String, CaseIterable, Sendable {
         case .live1k, .live10k, .live100k, .live1m: "per subscription (subscribe, one value, cancel)"
         case .fanOut1, .fanOut10, .fanOut100, .fanOut10k: "per delivery"
         case .chain, .sequence, .merge, .combineLatest, .values: "per value"
-        case .subscribeCancel, .subscribeCancelStateful, .subscribeCancelOneShot: "per subscribe+cancel"
+        case .subscribeCancel, .subscribeCancelStateful, .subscribeCancelOneShot, .subscribeCancelFallible:
+            "per subscribe+cancel"
         case .shareFanOut: "per delivery"
         case .debounce, .search, .throttle, .timeout, .delay, .receiveOn: "per input"
         case .tenStages, .chainErased, .stageScan, .stageRemoveDuplicates, .stageHandleEvents, .stagePrefix,

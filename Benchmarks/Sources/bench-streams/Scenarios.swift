@@ -67,6 +67,7 @@ func runAppShapedScenarios(_ runner: BenchmarkRunner) {
     runner.time(.zip4, zip4)
     runner.time(.buffer, buffer)
     runner.time(.subscribeCancelOneShot, subscribeCancelOneShot)
+    runner.time(.subscribeCancelFallible, subscribeCancelFallible)
     runner.time(.flatMapSerial, flatMapSerial)
     runner.time(.mapKeyPath, mapKeyPath)
     runner.time(.objectWillChange, objectWillChange)
@@ -487,6 +488,24 @@ func subscribeCancelOneShot(_ count: Int) -> UInt64 {
         cancellable.cancel()
     }
     ids.send(1)  // reaches nobody: every subscription was cancelled
+    return received &+ UInt64(count)
+}
+
+/// A request's pipeline, subscribed and cancelled before it answers (a screen closed while it loads): responses
+/// that can fail → two retries → a fallback value on failure → the figure → the positive ones.
+func subscribeCancelFallible(_ count: Int) -> UInt64 {
+    let responses = PassthroughSubject<Int, InputError>()
+    var received: UInt64 = 0
+    for _ in 0..<count {
+        let cancellable = responses
+            .retry(2)
+            .catch { _ in Just(0) }
+            .map { $0 * 2 }
+            .filter { $0 > 0 }
+            .sink { received &+= UInt64($0) }
+        cancellable.cancel()
+    }
+    responses.send(1)  // reaches nobody: every subscription was cancelled
     return received &+ UInt64(count)
 }
 
