@@ -129,6 +129,37 @@ import Testing
         #expect(recorder.events.isEmpty)
     }
 
+    /// The pending back-off timer holds the subscription (as every timing operator's action does); a cancel cancels
+    /// the timer and lets go of the upstream and of `shouldRetry`, with what they capture.
+    @Test func cancelDuringBackoffReleasesTheUpstreamAndThePredicate() {
+        let scheduler = TestScheduler()
+        weak var weakUpstreamToken: Token?
+        weak var weakPredicateToken: Token?
+        var recorder: TestRecorder<Int, RetryError>?
+        do {
+            let upstreamToken = Token()
+            let predicateToken = Token()
+            weakUpstreamToken = upstreamToken
+            weakPredicateToken = predicateToken
+            recorder = Deferred { () -> Fail<Int, RetryError> in
+                _ = upstreamToken
+                return Fail(error: .boom)
+            }
+            .retry(maxRetries: 3, backoff: .constant(.seconds(1)), scheduler: scheduler) { _ in
+                _ = predicateToken
+                return true
+            }
+            .record(on: scheduler)
+        }
+        #expect(scheduler.pendingCount == 1)
+        #expect(weakUpstreamToken != nil)
+        #expect(weakPredicateToken != nil)
+        recorder?.cancel()
+        #expect(scheduler.pendingCount == 0)
+        #expect(weakUpstreamToken == nil)
+        #expect(weakPredicateToken == nil)
+    }
+
     @Test func backoffCarriesDemandOverAndKeepsValues() {
         let scheduler = TestScheduler()
         let probe = RetryProbe()

@@ -131,13 +131,6 @@ extension Publishers {
     }
 }
 
-/// What a retry timer calls back when it fires.
-@usableFromInline
-protocol RetryTimerTarget: AnyObject, Sendable {
-    /// Starts retry number `retry` if it is still the pending one.
-    func timerFired(retry: Int)
-}
-
 /// Where and how long a delayed retry waits.
 @usableFromInline
 struct RetryDelay: Sendable {
@@ -171,7 +164,7 @@ final class RetryPredicate<Failure: Error> {
 /// Every `var` is guarded by the base class's `lock`; `name` and `delay` are immutable.
 @usableFromInline
 final class RetrySubscription<Upstream: Publisher, Downstream: Subscriber>:
-    ResubscribingSubscription<Upstream, Downstream, Upstream?, Downstream?>, RetryTimerTarget, @unchecked Sendable
+    ResubscribingSubscription<Upstream, Downstream, Upstream?, Downstream?>, @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline
     let name: String
@@ -255,10 +248,10 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         pendingRetry = retry
         lock.unlock()
         let wait = delay.backoff.delay(beforeRetry: retry)
-        // Captured as a non-generic existential: a scheduled action must not capture generic metatypes.
-        let target: any RetryTimerTarget = self
-        let scheduled = delay.scheduler.schedule(after: delay.scheduler.now + wait) { [weak target] in
-            target?.timerFired(retry: retry)
+        // The action holds the subscription until it runs or is cancelled; ending the subscription cancels it
+        // (`releaseResources()`), as every timing operator does (see `scheduleAction` in ScheduledAction.swift).
+        let scheduled = delay.scheduler.scheduleAction(after: delay.scheduler.now + wait) { [self] in
+            timerFired(retry: retry)
         }
         lock.lock()
         if pendingRetry == retry {
@@ -273,6 +266,7 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         }
     }
 
+    /// The back-off timer of retry number `retry` fired: starts that retry if it is still the pending one.
     @inlinable
     func timerFired(retry: Int) {
         lock.lock()
