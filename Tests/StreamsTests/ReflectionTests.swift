@@ -67,13 +67,3 @@ import Testing
         sink.cancel()
     }
 }
-
-/// Keeps the subscription it is given, requesting nothing.
-private final class SubscriptionHolder: Subscriber {
-    typealias Input = Int
-    typealias Failure = Never
-    var subscription: (any Subscription)?
-    func receive(subscription: any Subscription) { self.subscription = subscription }
-    func receive(_ input: Int) -> Subscribers.Demand { .none }
-    func receive(completion: Subscribers.Completion<Never>) {}
-}

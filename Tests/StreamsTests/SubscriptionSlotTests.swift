@@ -165,7 +165,7 @@ import Testing
             case "prefixUntilOutput": subject.prefix(untilOutputFrom: source).eraseToAnyPublisher()
             default: subject.withLatestFrom(source).eraseToAnyPublisher()
             }
-        let subscriber = DemandSubscriber()
+        let subscriber = SubscriptionHolder()
         pipeline.subscribe(subscriber)
         subscriber.subscription?.request(.max(2))
         subscriber.subscription?.cancel()
@@ -174,14 +174,4 @@ import Testing
     }
 
     struct Oops: Error {}
-
-    /// Keeps its subscription and requests nothing by itself.
-    final class DemandSubscriber: Subscriber, @unchecked Sendable {
-        typealias Input = Int
-        typealias Failure = Never
-        var subscription: (any Subscription)?
-        func receive(subscription: any Subscription) { self.subscription = subscription }
-        func receive(_ input: Int) -> Subscribers.Demand { .none }
-        func receive(completion: Subscribers.Completion<Never>) {}
-    }
 }

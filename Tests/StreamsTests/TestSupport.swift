@@ -17,3 +17,13 @@ final class SpySubscription: Subscription, @unchecked Sendable {
     func request(_ demand: Subscribers.Demand) { state.withLock { $0.requests.append(demand) } }
     func cancel() { state.withLock { $0.cancels += 1 } }
 }
+
+/// Keeps the subscription it is given, requesting nothing.
+final class SubscriptionHolder: Subscriber {
+    typealias Input = Int
+    typealias Failure = Never
+    var subscription: (any Subscription)?
+    func receive(subscription: any Subscription) { self.subscription = subscription }
+    func receive(_ input: Int) -> Subscribers.Demand { .none }
+    func receive(completion: Subscribers.Completion<Never>) {}
+}
