@@ -32,7 +32,9 @@ public struct Just<Output>: Publisher {
 /// as `Optional<Output>` or `Optional<Downstream>` would make each of them look up type metadata. So the
 /// value is typed by the generic parameter `Slot` (an `Output?`, see ``OptionalSlot``), and the downstream
 /// lives in the `deliver` closure, formed in the specialised `receive(subscriber:)`: when the subscriber is
-/// a class (a `flatMap` side, a sink), the closure's context is that object and costs no allocation.
+/// a class (a `flatMap` side, a sink), the closure's context is that object and costs no allocation. The
+/// closure's type names no generic parameter (it takes the subscription as `AnyObject`), so `request` moves it
+/// out without instantiating a function type's metadata, and the closure, specialised, takes the value.
 /// Lock-free: `request` and `cancel` race for one atomic state, and only the winner takes the value and
 /// `deliver`, so the value is released once delivered or cancelled. A cancel that arrives while the value is
 /// being delivered (from inside the subscriber's `receive(_:)`) moves the state on, and `.finished` is then
@@ -47,20 +49,24 @@ final class JustSubscription<Slot: OptionalSlot>: Subscription, CustomStringConv
     @usableFromInline
     @exclusivity(unchecked)
     var value: Slot
-    /// Delivers the value, then `.finished` if ``endDelivery()`` says the subscriber did not cancel meanwhile;
-    /// taken by the winner of `state`. Written in `init`, then only by the one thread whose atomic exchange moved
-    /// `state` out of `idle`.
+    /// Takes the value out of the subscription it is given (always this one, as `AnyObject`) and delivers it, then
+    /// `.finished` if ``endDelivery()`` says the subscriber did not cancel meanwhile; taken by the winner of
+    /// `state`. Written in `init`, then only by the one thread whose atomic exchange moved `state` out of `idle`.
     @usableFromInline
     @exclusivity(unchecked)
-    var deliver: ((Slot, JustSubscription) -> Void)?
+    var deliver: ((AnyObject) -> Void)?
 
     @inlinable
     init<Downstream: Subscriber>(value: Downstream.Input, downstream: Downstream)
     where Slot.Wrapped == Downstream.Input {
         self.value = nil
         self.value.wrapped = value
-        deliver = { slot, subscription in
-            guard let value = slot.wrapped else { return }
+        deliver = { object in
+            // Sound: `request(_:)`, the only caller, passes `self`, a `JustSubscription<Slot>`.
+            let subscription = unsafeDowncast(object, to: JustSubscription<Slot>.self)
+            var taken: Slot = nil
+            swap(&taken, &subscription.value)  // the winner of `state` owns `value` now
+            guard let value = taken.wrapped else { return }
             _ = downstream.receive(value)
             if subscription.endDelivery() { downstream.receive(completion: .finished) }
         }
@@ -76,11 +82,9 @@ final class JustSubscription<Slot: OptionalSlot>: Subscription, CustomStringConv
                 expected: JustState.idle, desired: JustState.delivering, ordering: .acquiringAndReleasing
             ).exchanged
         else { return }
-        var taken: Slot = nil
-        swap(&taken, &value)
-        var deliver: ((Slot, JustSubscription) -> Void)? = nil
+        var deliver: ((AnyObject) -> Void)? = nil
         swap(&deliver, &self.deliver)  // moved out: no retain of the subscriber
-        deliver?(taken, self)
+        deliver?(self)
     }
 
     /// The value was delivered: whether `.finished` follows (`false` if the subscriber cancelled meanwhile).
@@ -96,7 +100,7 @@ final class JustSubscription<Slot: OptionalSlot>: Subscription, CustomStringConv
         guard previous == JustState.idle else { return }  // delivering: `endDelivery` sees the cancel
         var dropped: Slot = nil
         swap(&dropped, &value)
-        var closure: ((Slot, JustSubscription) -> Void)? = nil
+        var closure: ((AnyObject) -> Void)? = nil
         swap(&closure, &deliver)
         _ = (dropped, closure)  // releases the value and the downstream
     }
