@@ -120,6 +120,24 @@ enum BufferWhenFull: CaseIterable, Sendable {
         #expect(probe.requests == [prefetch == .keepFull ? .max(5) : .unlimited])
     }
 
+    /// A value sent into the source from inside `receive(_:)`, while the buffer is delivering what it holds, joins
+    /// the end of the queue: the buffer delivers in arrival order (OpenCombine's delivers it first, ahead of the
+    /// values its drain has already taken out; the differential check tags that as OpenCombine's fault).
+    @Test(arguments: strategies)
+    func aValueSentFromInsideReceiveIsDeliveredAfterTheOnesHeld(
+        prefetch: Publishers.PrefetchStrategy, whenFull: BufferWhenFull
+    ) {
+        let subject = CurrentValueSubject<Int, TimingTestError>(7)
+        let subscriber = ReentrantSubscriber<Int, TimingTestError> { value, _ in
+            if value == 7 { subject.send(101) }
+        }
+        subject.buffer(size: 3, prefetch: prefetch, whenFull: whenFull.strategy).subscribe(subscriber)
+        subject.send(9)
+        #expect(subscriber.events == [.subscription])
+        subscriber.subscription?.request(.max(3))
+        #expect(subscriber.events == [.subscription, .value(7), .value(9), .value(101)])
+    }
+
     @Test(arguments: strategies)
     func unlimitedDemandPassesEveryValueAtOnce(prefetch: Publishers.PrefetchStrategy, whenFull: BufferWhenFull) {
         let probe = TimingProbe<Int, TimingTestError>()

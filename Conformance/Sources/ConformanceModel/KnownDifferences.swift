@@ -75,6 +75,26 @@ public struct KnownDifference: Sendable {
             let theirs = openCombine.dropFirst().filter { !$0.hasSuffix(" subscription") && !isViolation($0) }
             return Array(streams.dropFirst()) == theirs
         },
+        // The same difference behind a `timeout`: its deadline restarts at its subscriber's first request (as in
+        // Combine), which OpenCombine's `replaceEmpty` makes on subscription (`.unlimited`) and Streams' when the
+        // subscriber first asks. So the timeout comes later by the tick of that first request, and that is all.
+        KnownDifference(
+            tag: "replaceEmpty-passes-demand-so-a-timeout-starts-later",
+            reason: "replaceEmpty passes the subscriber's first request to a timeout before it, whose deadline restarts at that request (as in Combine); OpenCombine's replaceEmpty asks .unlimited on subscription, so its deadline runs from the subscription"
+        ) { pipeline, streams, openCombine in
+            let script = pipeline.subscriber
+            guard let replace = pipeline.stages.firstIndex(where: { if case .replaceEmpty = $0 { true } else { false } }),
+                pipeline.stages[..<replace].contains(where: { if case .timeout = $0 { true } else { false } }),
+                script.initial == nil, let firstRequest = script.requests.map(\.tick).min(), firstRequest > 0,
+                !streams.contains(where: isViolation), !openCombine.contains(where: isViolation),
+                let ours = streams.last, let theirs = openCombine.last,
+                ours.hasSuffix(" finished") || ours.contains(" failure "),
+                Array(streams.dropLast()) == Array(openCombine.dropLast())
+            else { return false }
+            // The same completion, later by the tick of the first request.
+            return ours.drop { $0 != " " } == theirs.drop { $0 != " " }
+                && tick(of: ours) == tick(of: theirs) + firstRequest
+        },
         // The same deliberate difference seen through a `buffer` after it: `buffer` asks before it hands the
         // subscription down, and Streams' `prefix(untilOutputFrom:)` subscribes its source only after that
         // handshake, so the source's values reach the buffer once its subscriber has asked; in OpenCombine they
@@ -117,6 +137,30 @@ public struct KnownDifference: Sendable {
             // buffered values, delivered on the request, as documented), then that failure.
             guard streams.count >= 2, streams.first == openCombine[2], streams.last == openCombine[1] else { return false }
             return streams.dropFirst().dropLast().allSatisfy { $0.contains(" value ") }
+        },
+        // OpenCombine's fault, read in its source: `Publishers.Buffer`'s `Inner.drain()` pops up to the demand into
+        // a local array and delivers those values with its lock released; a value sent into the source from inside
+        // one of those `receive(_:)` calls enters a nested `drain()`, which delivers it at once, ahead of the values
+        // the outer drain still holds. Streams' buffer delivers in arrival order.
+        KnownDifference(
+            tag: "opencombine-buffer-reorders-a-reentrant-value",
+            reason: "OpenCombine's buffer delivers a value sent into its source from inside receive(_:) ahead of the values it has already taken out for delivery; Streams' buffer delivers in arrival order"
+        ) { pipeline, streams, openCombine in
+            guard pipeline.stages.contains(where: { if case .buffer = $0 { true } else { false } }),
+                let k = pipeline.subscriber.sendOnValue,
+                !streams.contains(where: isViolation), !openCombine.contains(where: isViolation),
+                completion(streams) == completion(openCombine)
+            else { return false }
+            // The same values but the re-entrant one, which OpenCombine delivers earlier.
+            let sent = " value \(100 + k)"
+            let ours = values(streams)
+            let theirs = values(openCombine)
+            guard let late = ours.firstIndex(of: sent), let early = theirs.firstIndex(of: sent), early < late
+            else { return false }
+            var moved = ours
+            moved.remove(at: late)
+            moved.insert(sent, at: early)
+            return moved == theirs
         },
         KnownDifference(
             tag: "opencombine-autoconnect-loses-cancel-during-connect",
