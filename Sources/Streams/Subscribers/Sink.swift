@@ -120,7 +120,7 @@ extension Subscribers {
                 }
                 return
             }
-            let released = handlers.take()
+            let released = handlers.takeInline()
             guard previous != Status.terminal else { return }
             if previous == Status.subscribed { upstream.clear() }
             switch consume released {
@@ -161,6 +161,20 @@ struct SinkHandlers<Input, Failure: Error>: ~Copyable {
     ) {
         self.receiveValue = receiveValue
         self.receiveCompletion = receiveCompletion
+    }
+}
+
+extension Optional where Wrapped: ~Copyable {
+    /// `take()`, written out so that it is inlined: the sink's `receive(completion:)` often runs unspecialised
+    /// (reached through an erased subscriber), where a call to the standard library's generic `take()` looks up the
+    /// metadata of `SinkHandlers<Input, Failure>` and of its `Optional` each time. Inlined, it moves a value of fixed
+    /// layout (two closures): no lookup.
+    @inlinable
+    @inline(__always)
+    mutating func takeInline() -> Wrapped? {
+        let taken = consume self
+        self = nil
+        return taken
     }
 }
 
