@@ -249,9 +249,6 @@ where
         specialised(self, .request(more))
     }
 
-    @inlinable
-    func cancel() { specialised(self, .cancel) }
-
     /// `request(_:)`'s body, specialised (see ``specialised``).
     @inlinable
     func requestNow(_ more: Subscribers.Demand) {

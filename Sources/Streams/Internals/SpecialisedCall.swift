@@ -4,15 +4,15 @@
 /// every `Optional`, array, tuple or completion of a generic type costs a runtime metadata lookup (a hash-table probe
 /// each). A class whose `request`/`cancel` do real work on such state conforms to ``SpecialisedSubscription``, keeps
 /// the closure ``forwarding(to:)`` makes in its `init` (which client code specialises, so the closure's body is
-/// specialised and captures nothing: no allocation) and forwards both calls to it. Cost: one stored closure
-/// (16 bytes) and an indirect call.
+/// specialised and captures nothing: no allocation), and the protocol's `request(_:)` and `cancel()` forward both
+/// calls to it (a class that checks something first, such as a demand of zero, writes its own `request(_:)` and
+/// forwards at its end). Cost: one stored closure (16 bytes) and an indirect call.
 ///
 /// ```swift
 /// let specialised: (Engine, SpecialisedCall) -> Void   // in init: specialised = SpecialisedCall.forwarding()
-/// func request(_ demand: Subscribers.Demand) { specialised(self, .request(demand)) }
-/// func cancel() { specialised(self, .cancel) }
 /// func requestNow(_ demand: Subscribers.Demand) { … }   // the bodies
 /// func cancelNow() { … }
+/// // extension Engine: SpecialisedSubscription {} — request(_:) and cancel() come with it
 /// ```
 @usableFromInline
 enum SpecialisedCall {
@@ -40,8 +40,25 @@ enum SpecialisedCall {
 /// are the bodies that closure runs, specialised.
 @usableFromInline
 protocol SpecialisedSubscription: AnyObject {
+    /// The closure ``SpecialisedCall/forwarding(to:)`` made in `init`.
+    var specialised: (Self, SpecialisedCall) -> Void { get }
     /// `request(_:)`'s body.
     func requestNow(_ demand: Subscribers.Demand)
     /// `cancel()`'s body.
     func cancelNow()
+}
+
+extension SpecialisedSubscription {
+    // Inlined into each class's witness: the call reads the class's stored closure directly, as a method of the
+    // class would.
+
+    /// Forwards to ``specialised``.
+    @inlinable
+    @inline(__always)
+    func request(_ demand: Subscribers.Demand) { specialised(self, .request(demand)) }
+
+    /// Forwards to ``specialised``.
+    @inlinable
+    @inline(__always)
+    func cancel() { specialised(self, .cancel) }
 }

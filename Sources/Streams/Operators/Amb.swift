@@ -289,12 +289,6 @@ final class AmbInner<Downstream: Subscriber>: Subscription, CustomStringConverti
 
     // MARK: The downstream
 
-    @inlinable
-    func request(_ demand: Subscribers.Demand) { specialised(self, .request(demand)) }
-
-    @inlinable
-    func cancel() { specialised(self, .cancel) }
-
     /// `request(_:)`'s body, specialised (see ``specialised``).
     @inlinable
     func requestNow(_ demand: Subscribers.Demand) {

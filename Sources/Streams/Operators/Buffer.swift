@@ -288,9 +288,6 @@ where HeldDownstream.Wrapped == Downstream, Terminal.Wrapped == Subscribers.Comp
         specialised(self, .request(more))
     }
 
-    @inlinable
-    func cancel() { specialised(self, .cancel) }
-
     /// `request(_:)`'s body, specialised (see ``specialised``).
     @inlinable
     func requestNow(_ more: Subscribers.Demand) {

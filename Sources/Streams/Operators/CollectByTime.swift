@@ -245,12 +245,6 @@ where Downstream.Input == [Element] {
         scheduleDrain()
     }
 
-    @inlinable
-    func request(_ more: Subscribers.Demand) { specialised(self, .request(more)) }
-
-    @inlinable
-    func cancel() { specialised(self, .cancel) }
-
     /// `request(_:)`'s body, specialised (see ``specialised``).
     @inlinable
     func requestNow(_ more: Subscribers.Demand) {

@@ -288,12 +288,6 @@ where
         }
     }
 
-    @inlinable
-    func request(_ demand: Subscribers.Demand) { specialised(self, .request(demand)) }
-
-    @inlinable
-    func cancel() { specialised(self, .cancel) }
-
     /// `request(_:)`'s body, specialised (see ``specialised``).
     @inlinable
     func requestNow(_ demand: Subscribers.Demand) {

@@ -303,12 +303,6 @@ where
         perform(link.withLock { machine.completed(completion, now: now) })
     }
 
-    @inlinable
-    func request(_ demand: Subscribers.Demand) { specialised(self, .request(demand)) }
-
-    @inlinable
-    func cancel() { specialised(self, .cancel) }
-
     /// `request(_:)`'s body, specialised (see ``specialised``).
     @inlinable
     func requestNow(_ demand: Subscribers.Demand) {

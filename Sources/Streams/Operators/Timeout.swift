@@ -155,12 +155,6 @@ where HeldDownstream.Wrapped == Downstream {
         if sequence != nil { scheduleDelivery() }
     }
 
-    @inlinable
-    func request(_ demand: Subscribers.Demand) { specialised(self, .request(demand)) }
-
-    @inlinable
-    func cancel() { specialised(self, .cancel) }
-
     /// `request(_:)`'s body, specialised (see ``specialised``).
     @inlinable
     func requestNow(_ demand: Subscribers.Demand) {

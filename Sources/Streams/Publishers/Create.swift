@@ -277,9 +277,6 @@ final class CreateSubscription<Downstream: Subscriber>: CreateEventSink<Downstre
         specialised(self, .request(demand))
     }
 
-    @inlinable
-    func cancel() { specialised(self, .cancel) }
-
     /// `request(_:)`'s body, specialised (see ``specialised``).
     @inlinable
     func requestNow(_ demand: Subscribers.Demand) {

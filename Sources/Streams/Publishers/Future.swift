@@ -284,9 +284,6 @@ where HeldDownstream.Wrapped == Downstream, HeldResult.Wrapped == Result<Downstr
         specialised(self, .request(demand))
     }
 
-    @inlinable
-    func cancel() { specialised(self, .cancel) }
-
     /// `request(_:)`'s body, specialised (see ``specialised``).
     @inlinable
     func requestNow(_ demand: Subscribers.Demand) {
