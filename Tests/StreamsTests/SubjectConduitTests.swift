@@ -14,8 +14,12 @@ import Testing
         /// The subscription, sent to another thread: sound because `cancel()` may be called from any thread.
         struct Handed: @unchecked Sendable { let subscription: any Subscription }
 
+        /// A `PassthroughSubject`'s (or `share()`'s) conduit, which keeps no value, and a `CurrentValueSubject`'s.
         typealias Conduit = SubjectConduit<
-            Int, Never, Witness, Int?, Subscribers.Completion<Never>?, HeldDownstream<Witness>
+            Int, Never, Witness, Int?, Subscribers.Completion<Never>?, EmptySlot<Int>, HeldDownstream<Witness>
+        >
+        typealias KeepingConduit = SubjectConduit<
+            Int, Never, Witness, Int?, Subscribers.Completion<Never>?, Int?, HeldDownstream<Witness>
         >
 
         let log: Locked<[String]>
@@ -23,8 +27,12 @@ import Testing
         /// Set only on the subscribing thread, read by `deinit`: tells a release mid-call from a later one.
         var inside = false
 
-        init(log: Locked<[String]>, during: @escaping @Sendable (Handed) -> Void) {
+        /// Whether the subscription handed over is the subject's conduit itself (`false` behind an operator).
+        let subscribesDirectly: Bool
+
+        init(log: Locked<[String]>, subscribesDirectly: Bool = true, during: @escaping @Sendable (Handed) -> Void) {
             self.log = log
+            self.subscribesDirectly = subscribesDirectly
             self.during = during
         }
 
@@ -34,8 +42,18 @@ import Testing
             inside = false
             // White-box, since a debug build's callers hold copies of the subscriber that hide an early release:
             // the conduit must still hold this subscriber when the hand-over ends.
-            if let conduit = subscription as? Conduit, conduit.downstream.with({ _ in true }) == nil {
-                log.withLock { $0.append("dropped during the hand-over") }
+            let holds: Bool? =
+                if let conduit = subscription as? Conduit {
+                    conduit.downstream.with({ _ in true }) != nil
+                } else if let conduit = subscription as? KeepingConduit {
+                    conduit.downstream.with({ _ in true }) != nil
+                } else {
+                    nil
+                }
+            switch holds {
+            case false?: log.withLock { $0.append("dropped during the hand-over") }
+            case nil where subscribesDirectly: log.withLock { $0.append("not a subject's conduit") }
+            default: break
             }
             log.withLock { $0.append("returned") }
         }
@@ -116,7 +134,9 @@ import Testing
             let subject = PassthroughSubject<Int, Never>()
             let token = Token(log: log)
             let mapped = subject.map { [token] value in withExtendedLifetime(token) { value } }
-            let witness = Witness(log: log) { handed in Self.elsewhere { handed.subscription.cancel() } }
+            let witness = Witness(log: log, subscribesDirectly: false) { handed in
+                Self.elsewhere { handed.subscription.cancel() }
+            }
             mapped.subscribe(witness)
             log.withLock { $0.append("subscribed") }
             _ = consume witness

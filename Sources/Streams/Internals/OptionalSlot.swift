@@ -26,6 +26,24 @@ extension Optional: OptionalSlot {
     var isNil: Bool { self == nil }
 }
 
+/// An ``OptionalSlot`` that is always empty and takes no space: for a field that some instantiations of a class never
+/// use (a `PassthroughSubject`'s conduit keeps no latest value). Writing a value to it drops the value, so it is
+/// chosen only where nothing is ever written.
+@usableFromInline
+struct EmptySlot<Wrapped>: OptionalSlot {
+    @inlinable
+    init(nilLiteral: ()) {}
+
+    @inlinable
+    var wrapped: Wrapped? {
+        get { nil }
+        set {}
+    }
+
+    @inlinable
+    var isNil: Bool { true }
+}
+
 extension OptionalSlot {
     /// A slot holding `value`.
     @inlinable

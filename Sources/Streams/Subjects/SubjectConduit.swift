@@ -140,25 +140,28 @@ enum ConduitKind: Sendable {
 /// ``ConduitState``).
 @usableFromInline
 final class SubjectConduit<
-    Output, Failure: Error, Downstream: Subscriber, Latest: OptionalSlot, Pending: OptionalSlot,
+    Output, Failure: Error, Downstream: Subscriber, Latest: OptionalSlot, Pending: OptionalSlot, Kept: OptionalSlot,
     Held: DownstreamSlot & ~Copyable
 >: Subscription, CustomStringConvertible, @unchecked Sendable
 where
     Downstream.Input == Output, Downstream.Failure == Failure, Latest.Wrapped == Output,
-    Pending.Wrapped == Subscribers.Completion<Failure>, Held.Downstream == Downstream
+    Pending.Wrapped == Subscribers.Completion<Failure>, Kept.Wrapped == Output, Held.Downstream == Downstream
 {
-    // `Latest` and `Pending` are `Output?` and `Subscribers.Completion<Failure>?` (see ``OptionalSlot``):
-    // generic parameters, so `deinit`, which runs unspecialised, destroys them without looking up the
-    // metadata of an `Optional`; `Held` is a `HeldDownstream<Downstream>` for the same reason. Declaration
-    // order is layout order: the odd-sized fields come first. With an `Int` output, `latest` (9 bytes), `state`
+    // `Kept` and `Pending` are `Output?` (or, for a subject that keeps no value, an ``EmptySlot``) and
+    // `Subscribers.Completion<Failure>?` (see ``OptionalSlot``): generic parameters, so `deinit`, which runs
+    // unspecialised, destroys them without looking up the metadata of an `Optional`; `Held` is a
+    // `HeldDownstream<Downstream>` for the same reason. `Latest` is the parent's. Declaration order is layout order:
+    // the odd-sized fields come first. With an `Int` output, a `CurrentValueSubject`'s `latest` (9 bytes), `state`
     // (1), `pendingCompletion` (2) and `slot` (4) fill the 16 bytes after the object header exactly, so a
-    // `map`/`filter`/`sink` subscriber's conduit is an 88-byte allocation; one byte more (the publisher kind,
-    // now kept by the core) makes it 104. Measure with `malloc_usable_size` before adding a field.
+    // `map`/`filter`/`sink` subscriber's conduit is an 88-byte allocation (one byte more would make it 104); a
+    // `PassthroughSubject`'s or `share()`'s conduit keeps no `latest` (an ``EmptySlot``, no bytes), 16 bytes
+    // fewer with a `String` output. Measure with `malloc_usable_size` before adding a field.
 
-    /// Emitter-owned: a `CurrentValueSubject`'s value not yet delivered to this subscriber.
+    /// Emitter-owned: a `CurrentValueSubject`'s value not yet delivered to this subscriber; always empty (and of no
+    /// size) for a subject that keeps no value (`keepsLatest` is `false`, so nothing is written to it).
     @usableFromInline
     @exclusivity(unchecked)
-    var latest: Latest
+    var latest: Kept
     @usableFromInline
     let state = Atomic<UInt8>(State.starting)
     /// A completion the emitter handed over while `start` was still running (written before `state`

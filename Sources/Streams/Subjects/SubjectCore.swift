@@ -187,11 +187,27 @@ where Latest.Wrapped == Output, Pending.Wrapped == Subscribers.Completion<Failur
             downstream.receiveImmediateCompletion(completion)
             return .attached
         }
+        // Only a subject that keeps its latest value gives its conduits room for one.
+        if keepsLatest {
+            join(
+                SubjectConduit<Output, Failure, Downstream, Latest, Pending, Output?, HeldDownstream<Downstream>>(
+                    parent: self, downstream: downstream, latest: current))
+        } else {
+            join(
+                SubjectConduit<
+                    Output, Failure, Downstream, Latest, Pending, EmptySlot<Output>, HeldDownstream<Downstream>
+                >(parent: self, downstream: downstream, latest: nil))
+        }
+        return .attached
+    }
+
+    /// Joins a new conduit (``attach(_:)``, lock held; released here) and hands its subscriber the subscription.
+    @inlinable
+    func join<Downstream: Subscriber, Kept: OptionalSlot>(
+        _ conduit: SubjectConduit<Output, Failure, Downstream, Latest, Pending, Kept, HeldDownstream<Downstream>>
+    ) where Downstream.Input == Output, Downstream.Failure == Failure, Kept.Wrapped == Output {
         // `start` hands the subscription to the conduit's own subscriber, in place: until it returns, the emitter
         // leaves that subscriber alone (a completion or a cancel meanwhile is settled by `start`).
-        let conduit = SubjectConduit<
-            Output, Failure, Downstream, Latest, Pending, HeldDownstream<Downstream>
-        >(parent: self, downstream: downstream, latest: current)
         members += 1
         if becomesEmitterWithEmptyQueue() {
             // Nothing is queued and no one is emitting: join the list at once instead of through the queue.
@@ -204,7 +220,6 @@ where Latest.Wrapped == Output, Pending.Wrapped == Subscribers.Completion<Failur
             startEmitting()
         }
         conduit.start()
-        return .attached
     }
 
     /// A conduit was cancelled: it leaves (handled by the emitter, which releases its downstream).
