@@ -95,7 +95,7 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let (scheduler, interval, count) = strategy.parts
-            let inner = CollectByTimeInner<Upstream.Output, S>(
+            let inner = CollectByTimeInner<Upstream.Output, S, S?, Subscribers.Completion<Failure>?>(
                 downstream: subscriber, scheduler: scheduler, interval: interval, count: count)
             upstream.receive(subscriber: inner)
         }
@@ -109,10 +109,18 @@ extension Publishers {
 /// Groups move from `open` (being collected) to `ready` (closed: full by count, closed by a tick with demand
 /// for it, or the last group after `.finished`) and are delivered in order by ``drain()``, which runs only
 /// on the scheduler (from a tick or a scheduled delivery) and one thread at a time (`isDelivering`).
+///
+/// The subscriber and the completion are kept in ``OptionalSlot`` parameters (`HeldDownstream` is `Downstream?`,
+/// `HeldCompletion` is `Subscribers.Completion<Failure>?`), so the unspecialised `deinit` destroys them without a
+/// metadata lookup; specialised code reads them as plain optionals (``downstream``, ``completion``).
 @usableFromInline
-final class CollectByTimeInner<Element, Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible, @unchecked Sendable
-where Downstream.Input == [Element] {
+final class CollectByTimeInner<
+    Element, Downstream: Subscriber, HeldDownstream: OptionalSlot, HeldCompletion: OptionalSlot
+>: Subscriber, Subscription, HoldsDownstreamInSlot, CustomStringConvertible, @unchecked Sendable
+where
+    Downstream.Input == [Element], HeldDownstream.Wrapped == Downstream,
+    HeldCompletion.Wrapped == Subscribers.Completion<Downstream.Failure>
+{
     @usableFromInline
     typealias Input = Element
     @usableFromInline
@@ -122,10 +130,11 @@ where Downstream.Input == [Element] {
     /// (`@exclusivity(unchecked)`: each access is under it, or in `init`).
     @usableFromInline
     let link = UpstreamLink()
-    /// Until the completion is delivered or the downstream cancels. Guarded by `link`'s lock.
+    /// The subscriber (``HoldsDownstreamInSlot/downstream``), until the completion is delivered or the downstream
+    /// cancels. Guarded by `link`'s lock.
     @usableFromInline
     @exclusivity(unchecked)
-    var downstream: Downstream?
+    var held: HeldDownstream
     /// The group being collected. Guarded by `link`'s lock.
     @usableFromInline
     @exclusivity(unchecked)
@@ -138,10 +147,11 @@ where Downstream.Input == [Element] {
     @usableFromInline
     @exclusivity(unchecked)
     var demand = Subscribers.Demand.none
-    /// The upstream's completion, once it came (delivered after the groups before it). Guarded by `link`'s lock.
+    /// The upstream's completion (``completion``), once it came (delivered after the groups before it). Guarded by
+    /// `link`'s lock.
     @usableFromInline
     @exclusivity(unchecked)
-    var completion: Subscribers.Completion<Failure>?
+    var heldCompletion: HeldCompletion = nil
     /// A thread is in ``drain()``. Guarded by `link`'s lock.
     @usableFromInline
     @exclusivity(unchecked)
@@ -185,11 +195,18 @@ where Downstream.Input == [Element] {
 
     @inlinable
     init(downstream: Downstream, scheduler: any Scheduler, interval: Duration, count: Int?) {
-        self.downstream = downstream
+        held = HeldDownstream(holding: downstream)
         self.scheduler = scheduler
         self.interval = interval
         self.count = count
         specialised = SpecialisedCall.forwarding()
+    }
+
+    /// ``heldCompletion`` as a plain `Optional`, for specialised code. Guarded by `link`'s lock.
+    @inlinable
+    var completion: Subscribers.Completion<Failure>? {
+        get { heldCompletion.wrapped }
+        set { heldCompletion.wrapped = newValue }
     }
 
     @usableFromInline

@@ -47,7 +47,7 @@ extension Publishers {
         /// Starts ticking for `subscriber`.
         @inlinable
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            TimerSubscription(downstream: subscriber, interval: interval, scheduler: scheduler).start()
+            TimerSubscription<S, S?>(downstream: subscriber, interval: interval, scheduler: scheduler).start()
         }
     }
 }
@@ -66,17 +66,22 @@ extension Scheduler {
 }
 
 /// `Publishers.Timer`'s subscription. Shared with the scheduled ticks: every `var` is guarded by `lock`;
-/// `interval` and `scheduler` are immutable.
+/// `interval` and `scheduler` are immutable. The subscriber is kept in an ``OptionalSlot`` parameter (`HeldDownstream`
+/// is `Downstream?`), so `request(_:)`, `cancel()` and `deinit`, which run unspecialised, test, clear and destroy it
+/// without a metadata lookup.
 @usableFromInline
-final class TimerSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
-    @unchecked Sendable
-where Downstream.Input == SchedulerInstant, Downstream.Failure == Never {
+final class TimerSubscription<Downstream: Subscriber, HeldDownstream: OptionalSlot>: Subscription,
+    HoldsDownstreamInSlot, CustomStringConvertible, @unchecked Sendable
+where
+    Downstream.Input == SchedulerInstant, Downstream.Failure == Never, HeldDownstream.Wrapped == Downstream
+{
     /// Guards every `var` below (`@exclusivity(unchecked)`: each access is under it, or in `init`).
     @usableFromInline
     let lock = Lock()
+    /// The subscriber (``HoldsDownstreamInSlot/downstream`` in specialised code); `nil` once cancelled.
     @usableFromInline
     @exclusivity(unchecked)
-    var downstream: Downstream?
+    var held: HeldDownstream
     @usableFromInline
     @exclusivity(unchecked)
     var demand = Subscribers.Demand.none
@@ -98,7 +103,7 @@ where Downstream.Input == SchedulerInstant, Downstream.Failure == Never {
 
     @inlinable
     init(downstream: Downstream, interval: Duration, scheduler: any Scheduler) {
-        self.downstream = downstream
+        held = HeldDownstream(holding: downstream)
         self.interval = interval
         self.scheduler = scheduler
     }
@@ -116,7 +121,7 @@ where Downstream.Input == SchedulerInstant, Downstream.Failure == Never {
 
     @inlinable
     func request(_ more: Subscribers.Demand) {
-        lock.withLock { if downstream != nil { demand += more } }
+        lock.withLock { if !held.isNil { demand += more } }
     }
 
     @inlinable
@@ -125,7 +130,8 @@ where Downstream.Input == SchedulerInstant, Downstream.Failure == Never {
         // tuple type would be looked up at run time.
         lock.lock()
         let tick = self.tick.take()
-        let released = downstream.take()
+        let released = held
+        held = nil
         lock.unlock()
         tick.cancel()
         _ = released  // destroyed here, outside the lock
