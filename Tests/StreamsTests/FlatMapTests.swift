@@ -185,6 +185,34 @@ import Testing
         cancellable.cancel()
     }
 
+    /// An inner started from inside `receive(_:)` (a re-entrant send into the source) is served after the values
+    /// already waiting, never nested ahead of them. (The differential check, seed 4242 case 19479: OpenCombine nests,
+    /// delivering 109, 102, 202, and the 0 that waited is then beyond the demand.)
+    @Test func anInnerStartedReentrantlyWaitsBehindTheValuesAlreadyWaiting() {
+        let upstream = PassthroughSubject<Int, Never>()
+        var received: [Int] = []
+        var subscription: (any Subscription)?
+        let subscriber = AnySubscriber<Int, Never>(
+            receiveSubscription: { given in
+                subscription = given
+                given.request(.max(1))
+            },
+            receiveValue: { value in
+                received.append(value)
+                if value == 109 { upstream.send(102) }
+                return .none
+            })
+        upstream.flatMap { [$0, $0 + 100].publisher }.subscribe(subscriber)
+        upstream.send(9)
+        upstream.send(0)
+        #expect(received == [9])
+        subscription?.request(.max(3))
+        #expect(received == [9, 109, 0, 102])
+        subscription?.request(.unlimited)
+        #expect(received == [9, 109, 0, 102, 100, 202])
+        subscription?.cancel()
+    }
+
     @Test func flatMapNeverDeliversConcurrentlyWhenInnersSendFromTwoThreadsWithBoundedDemand() {
         let inners = [PassthroughSubject<Int, Never>(), PassthroughSubject<Int, Never>()]
         let recorder = [0, 1].publisher.flatMap { inners[$0] }.record(demand: .max(10))
