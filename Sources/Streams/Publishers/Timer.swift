@@ -78,13 +78,16 @@ where
     /// Guards every `var` below (`@exclusivity(unchecked)`: each access is under it, or in `init`).
     @usableFromInline
     let lock = Lock()
-    /// The subscriber (``HoldsDownstreamInSlot/downstream`` in specialised code); `nil` once cancelled.
+    /// The subscriber (``HoldsDownstreamInSlot/downstream`` in specialised code); `nil` once cancelled. Guarded by
+    /// `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     var held: HeldDownstream
+    /// What the subscriber may still receive. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     var demand = Subscribers.Demand.none
+    /// The scheduled tick, cancelled on cancel. Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
     var tick = ScheduledHandle()
