@@ -1,7 +1,8 @@
 /// A publisher you can send values into: `PassthroughSubject`, `CurrentValueSubject`.
 ///
 /// - Threading: `send` may be called from any thread. Sends are serialized per subject: each subscriber
-///   receives events serially, and all subscribers see the values in the same order.
+///   receives events serially, and all subscribers see the values in the same order. A send from another thread
+///   while a delivery runs is queued for the delivering thread, and `send` returns without waiting for it.
 /// - Re-entrancy (a deliberate difference from Combine): a value sent from inside a subscriber's
 ///   `receive(_:)` is queued and delivered after the current value has reached every subscriber,
 ///   not nested inside the current call. Combine nests, so there a later subscriber can see the
