@@ -4,7 +4,7 @@
 /// chain) through the key path. Applying a key path goes through the runtime, which looks up type metadata for its
 /// components on every read: about 30 ns per value on this machine, against a load for the offset.
 ///
-/// Tests: `Tests/StreamsTests/KeyPathReaderTests.swift`.
+/// Tests: `Tests/StreamsTests/Internals/KeyPathReaderTests.swift`.
 @usableFromInline
 struct KeyPathReader<Root, Value> {
     /// The key path, applied when it has no inline offset.
