@@ -147,24 +147,4 @@ import Testing
         recorder.cancel()
         #expect(probe.cancelCount == 1)
     }
-
-    @Test func actionsRunLastFirstStillDeliverEveryEventInOrderOnePerAction() {
-        // On a concurrent scheduler the actions of one instant may run in any order: the first to run delivers the
-        // first event, never a later one ahead of it.
-        let scheduler = LastFirstScheduler()
-        let input = PassthroughSubject<Int, Never>()
-        let received = Locked<[String]>([])
-        let subscription = input.delay(for: .seconds(1), scheduler: scheduler).sink(
-            receiveCompletion: { _ in received.withLock { $0.append("finished") } },
-            receiveValue: { value in received.withLock { $0.append("\(value)") } }
-        )
-        for value in 1...3 { input.send(value) }
-        input.send(completion: .finished)
-        #expect(scheduler.heldCount == 4)
-        scheduler.runLast()
-        #expect(received.withLock { $0 } == ["1"])
-        while scheduler.runLast() {}
-        #expect(received.withLock { $0 } == ["1", "2", "3", "finished"])
-        subscription.cancel()
-    }
 }

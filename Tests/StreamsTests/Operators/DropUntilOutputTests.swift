@@ -120,41 +120,6 @@ import Testing
         #expect(subscriber.events == [.subscription, .failure("other")])
     }
 
-    @Test func cancelCancelsTheUpstreamAndTheTriggerAndNothingArrivesAfter() {
-        let upstream = SimpleProbe<Int, ProbeError>()
-        let trigger = SimpleProbe<Int, ProbeError>()
-        let subscriber = Sub(initial: .unlimited)
-        upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
-        subscriber.cancel()
-        #expect(upstream.cancelCount == 1)
-        #expect(trigger.cancelCount == 1)
-        trigger.send(0)
-        trigger.send(completion: .finished)
-        upstream.send(1)
-        upstream.send(completion: .finished)
-        #expect(subscriber.events == [.subscription])
-    }
-
-    @Test func noFinishAfterACancelFromInsideReceive() {
-        let upstream = SimpleProbe<Int, ProbeError>()
-        let trigger = SimpleProbe<Int, ProbeError>()
-        let subscriber = Sub(initial: .unlimited, cancelOnValue: 1)
-        upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
-        trigger.send(0)
-        upstream.send(1)
-        upstream.send(2)
-        upstream.send(completion: .finished)
-        #expect(subscriber.events == [.subscription, .value(1)])
-    }
-
-    @Test func aSubscriberThatCancelsInReceiveSubscriptionGetsNothing() {
-        let upstream = SimpleProbe<Int, ProbeError>()
-        let subscriber = Sub(cancelOnSubscription: true)
-        upstream.drop(untilOutputFrom: Empty<Int, ProbeError>()).subscribe(subscriber)
-        #expect(subscriber.events == [.subscription])
-        #expect(upstream.cancelCount == 1)
-    }
-
     @Test func aTriggerFiringOnAnotherThreadLetsTheLaterValuesThroughInOrder() {
         for round in 0..<1_000 {
             let upstream = PassthroughSubject<Int, Never>()

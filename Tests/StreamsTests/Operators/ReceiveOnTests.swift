@@ -121,18 +121,4 @@ import Testing
         #expect(log.withLock { $0 } == ["value 1", "other action", "value 2"])
         subscription.cancel()
     }
-
-    @Test func actionsRunLastFirstStillDeliverEveryEventInOrderOnePerAction() {
-        let scheduler = LastFirstScheduler()
-        let input = PassthroughSubject<Int, Never>()
-        let received = Locked<[Int]>([])
-        let subscription = input.receive(on: scheduler).sink { value in received.withLock { $0.append(value) } }
-        for value in 1...3 { input.send(value) }
-        #expect(scheduler.heldCount == 3)
-        scheduler.runLast()
-        #expect(received.withLock { $0 } == [1])
-        while scheduler.runLast() {}
-        #expect(received.withLock { $0 } == [1, 2, 3])
-        subscription.cancel()
-    }
 }

@@ -37,3 +37,30 @@ import Testing
         }
     }
 }
+
+/// The `Scheduler` protocol's default: a scheduler that writes only `schedule(after:)` gets `schedule(afterDelay:)`
+/// as "after `now` plus the delay", read when the call is made.
+@Suite struct SchedulerDefaultsTests {
+    /// Writes only the required deadline form and records the deadlines it is given; its clock is set by the test.
+    final class DeadlineRecorder: Scheduler, @unchecked Sendable {
+        var now: SchedulerInstant = .zero
+        var deadlines: [SchedulerInstant] = []
+        func schedule(_ action: @escaping @Sendable () -> Void) { action() }
+        func schedule(after deadline: SchedulerInstant, _ action: @escaping @Sendable () -> Void) -> any Cancellable {
+            deadlines.append(deadline)
+            return AnyCancellable {}
+        }
+    }
+
+    @Test func aDelayIsADeadlineOfNowPlusTheDelay() {
+        let scheduler = DeadlineRecorder()
+        _ = scheduler.schedule(afterDelay: .milliseconds(300)) {}
+        scheduler.now = .zero + .seconds(2)
+        _ = scheduler.schedule(afterDelay: .milliseconds(-5)) {}
+        let expected: [SchedulerInstant] = [
+            SchedulerInstant.zero + Duration.milliseconds(300),
+            SchedulerInstant.zero + Duration.seconds(2) - Duration.milliseconds(5),
+        ]
+        #expect(scheduler.deadlines == expected)
+    }
+}
