@@ -60,27 +60,6 @@ import Testing
         #expect(subscriber.events == [.subscription, .failure("boom")])
     }
 
-    @Test func tryAllSatisfyThatThrowsCancelsUpstreamAndFailsAtOnceWithoutDemand() {
-        let probe = SimpleProbe<Int, Never>()
-        let subscriber = HandWrittenSubscriber<Bool, any Error>()
-        var tested: [Int] = []
-        probe.tryAllSatisfy { value in
-            tested.append(value)
-            if value == 2 { throw ProbeError.other }
-            return true
-        }.subscribe(subscriber)
-        probe.send(1)
-        #expect(probe.cancelCount == 0)
-        probe.send(2)
-        #expect(probe.cancelCount == 1)
-        #expect(subscriber.events == [.subscription, .failure("other")])
-        probe.send(3)
-        probe.send(completion: .finished)
-        subscriber.request(.max(1))
-        #expect(subscriber.events == [.subscription, .failure("other")])
-        #expect(tested == [1, 2])
-    }
-
     @Test func tryAllSatisfyAnswersLikeAllSatisfyAndErasesTheUpstreamFailure() {
         #expect([1, 2].publisher.tryAllSatisfy { $0 > 0 }.record().values == [true])
         let probe = SimpleProbe<Int, Never>()

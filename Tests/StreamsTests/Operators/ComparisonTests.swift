@@ -86,29 +86,6 @@ import Testing
         #expect(subscriber.events == [.subscription, .failure("boom")])
     }
 
-    @Test func tryMaxThatThrowsCancelsUpstreamAndFailsAtOnceWithoutDemand() {
-        let probe = SimpleProbe<Int, Never>()
-        let subscriber = HandWrittenSubscriber<Int, any Error>()
-        var calls = 0
-        probe.tryMax { a, b in
-            calls += 1
-            if b == 3 { throw ProbeError.other }
-            return a < b
-        }.subscribe(subscriber)
-        #expect(probe.requests == [.unlimited])
-        probe.send(1)
-        probe.send(2)
-        #expect(probe.cancelCount == 0)
-        probe.send(3)
-        #expect(probe.cancelCount == 1)
-        #expect(subscriber.events == [.subscription, .failure("other")])
-        probe.send(4)
-        probe.send(completion: .finished)
-        subscriber.request(.max(1))
-        #expect(subscriber.events == [.subscription, .failure("other")])
-        #expect(calls == 2)
-    }
-
     @Test func tryMinComparesLikeMinByAndErasesTheUpstreamFailure() {
         let comparator = Comparator()
         let found = Self.values.publisher.tryMin(by: comparator.areInIncreasingOrder).record()

@@ -74,27 +74,6 @@ import Testing
         #expect(subscriber.events == [.subscription, .failure("boom")])
     }
 
-    @Test func tryContainsThatThrowsCancelsUpstreamAndFailsAtOnceWithoutDemand() {
-        let probe = SimpleProbe<Int, Never>()
-        let subscriber = HandWrittenSubscriber<Bool, any Error>()
-        var tested: [Int] = []
-        probe.tryContains { value in
-            tested.append(value)
-            if value == 2 { throw ProbeError.other }
-            return value > 5
-        }.subscribe(subscriber)
-        probe.send(1)
-        #expect(probe.cancelCount == 0)
-        probe.send(2)
-        #expect(probe.cancelCount == 1)
-        #expect(subscriber.events == [.subscription, .failure("other")])
-        probe.send(9)
-        probe.send(completion: .finished)
-        subscriber.request(.max(1))
-        #expect(subscriber.events == [.subscription, .failure("other")])
-        #expect(tested == [1, 2])
-    }
-
     @Test func tryContainsFindsAMatchAndErasesTheUpstreamFailure() {
         let found = [1, 7, 9].publisher.tryContains { $0 > 5 }.record()
         #expect(found.values == [true])

@@ -67,21 +67,6 @@ import Testing
         #expect(recorder.isFinished)
     }
 
-    @Test func tryDropWhileThatThrowsCancelsUpstreamAndFailsOnce() {
-        let probe = SimpleProbe<Int, Never>()
-        let recorder = probe.tryDrop { value -> Bool in
-            if value == 2 { throw ProbeError.boom }
-            return true
-        }.record()
-        #expect(probe.send(1) == .max(1))
-        #expect(probe.cancelCount == 0)
-        #expect(probe.send(2) == .none)
-        #expect(probe.cancelCount == 1)
-        probe.send(3)
-        probe.send(completion: .finished)
-        #expect(recorder.events == [.failure(ProbeError.boom, at: .zero)])
-    }
-
     @Test func tryDropWhileNeverCallsThePredicateAgainOnceItReturnedFalse() {
         let probe = SimpleProbe<Int, Never>()
         let recorder = probe.tryDrop { value -> Bool in
@@ -93,13 +78,6 @@ import Testing
         probe.send(9)
         #expect(recorder.values == [4, 9])
         #expect(recorder.completion == nil)
-    }
-
-    @Test func tryDropWhileForwardsAnUpstreamFailureAsAnyError() {
-        let subject = PassthroughSubject<Int, ProbeError>()
-        let recorder = subject.tryDrop { $0 < 3 }.record()
-        subject.send(completion: .failure(.other))
-        #expect(recorder.failure.map { errorsMatch($0, ProbeError.other) } == true)
     }
 
     @Test func tryDropWhileDemandPassesThroughWithOneMorePerSkippedValue() {

@@ -111,27 +111,6 @@ import Testing
         #expect(subscriber.events == [.subscription, .value(2), .finished])
     }
 
-    @Test func tryFirstThatThrowsCancelsUpstreamBeforeFailingAtOnceWithoutDemand() {
-        let probe = SimpleProbe<Int, Never>()
-        let subscriber = HandWrittenSubscriber<Int, any Error>()
-        var tested: [Int] = []
-        probe.tryFirst { value in
-            tested.append(value)
-            if value == 2 { throw ProbeError.other }
-            return false
-        }.subscribe(subscriber)
-        probe.send(1)
-        #expect(probe.cancelCount == 0)
-        probe.send(2)
-        #expect(probe.cancelCount == 1)
-        #expect(subscriber.events == [.subscription, .failure("other")])
-        probe.send(3)
-        probe.send(completion: .finished)
-        subscriber.request(.max(1))
-        #expect(subscriber.events == [.subscription, .failure("other")])
-        #expect(tested == [1, 2])
-    }
-
     @Test func theUpstreamIsCancelledBeforeTheFailureArrives() {
         let probe = SimpleProbe<Int, Never>()
         var cancelsWhenFailed: Int?
@@ -140,40 +119,6 @@ import Testing
         probe.send(1)
         #expect(cancelsWhenFailed == 1)
         cancellable.cancel()
-    }
-
-    @Test func tryFirstErasesTheUpstreamFailure() {
-        let subject = PassthroughSubject<Int, ProbeError>()
-        let recorder = subject.tryFirst { $0 > 4 }.record()
-        subject.send(1)
-        subject.send(completion: .failure(.boom))
-        #expect(recorder.events.count == 1)
-        #expect(recorder.failure as? ProbeError == .boom)
-    }
-
-    @Test func tryFirstReleasesThePredicateOnceItThrows() {
-        let probe = SimpleProbe<Int, Never>(keepsSubscriber: false)
-        weak var weakToken: LifetimeToken?
-        let recorder: TestRecorder<Int, any Error>
-        do {
-            let token = LifetimeToken()
-            weakToken = token
-            recorder = probe.tryFirst { _ in try withExtendedLifetime(token) { throw ProbeError.boom } }.record()
-        }
-        #expect(weakToken != nil)
-        probe.send(1)
-        #expect(weakToken == nil)
-        #expect(recorder.failure as? ProbeError == .boom)
-    }
-
-    @Test func tryFirstDeliversNothingAfterCancel() {
-        let probe = SimpleProbe<Int, Never>()
-        let recorder = probe.tryFirst { _ in throw ProbeError.boom }.record()
-        recorder.cancel()
-        #expect(probe.cancelCount == 1)
-        probe.send(1)
-        probe.send(completion: .finished)
-        #expect(recorder.events.isEmpty)
     }
 
     @Test func tryFirstSendsNoFinishedToASubscriberThatCancelsOnTheValue() {

@@ -56,36 +56,6 @@ import Testing
         #expect(subscriber.events == [.subscription, .failure("boom")])
     }
 
-    @Test func tryLastThatThrowsCancelsUpstreamAndFailsAtOnceWithoutDemand() {
-        let probe = SimpleProbe<Int, Never>()
-        let subscriber = HandWrittenSubscriber<Int, any Error>()
-        var tested: [Int] = []
-        probe.tryLast { value in
-            tested.append(value)
-            if value == 2 { throw ProbeError.other }
-            return true
-        }.subscribe(subscriber)
-        probe.send(1)
-        #expect(probe.cancelCount == 0)
-        probe.send(2)
-        #expect(probe.cancelCount == 1)
-        #expect(subscriber.events == [.subscription, .failure("other")])
-        probe.send(3)
-        probe.send(completion: .finished)
-        subscriber.request(.max(1))
-        #expect(subscriber.events == [.subscription, .failure("other")])
-        #expect(tested == [1, 2])
-    }
-
-    @Test func tryLastErasesTheUpstreamFailure() {
-        let subject = PassthroughSubject<Int, ProbeError>()
-        let recorder = subject.tryLast { _ in true }.record()
-        subject.send(1)
-        subject.send(completion: .failure(.boom))
-        #expect(recorder.events.count == 1)
-        #expect(recorder.failure as? ProbeError == .boom)
-    }
-
     @Test func lastDeliversNothingAfterCancelAndReleasesThePredicate() {
         let probe = SimpleProbe<Int, Never>(keepsSubscriber: false)
         weak var weakToken: LifetimeToken?

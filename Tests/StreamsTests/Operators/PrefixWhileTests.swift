@@ -92,45 +92,11 @@ import Testing
         #expect(recorder.isFinished)
     }
 
-    @Test func tryPrefixWhileThatThrowsCancelsUpstreamAndFailsOnce() {
-        let probe = SimpleProbe<Int, Never>()
-        let recorder = probe.tryPrefix { value -> Bool in
-            if value == 2 { throw ProbeError.boom }
-            return true
-        }.record()
-        probe.send(1)
-        #expect(probe.cancelCount == 0)
-        probe.send(2)
-        #expect(probe.cancelCount == 1)
-        probe.send(3)
-        probe.send(completion: .finished)
-        #expect(recorder.events == [.value(1, at: .zero), .failure(ProbeError.boom, at: .zero)])
-    }
-
-    @Test func tryPrefixWhileForwardsAnUpstreamFailureAsAnyError() {
-        let subject = PassthroughSubject<Int, ProbeError>()
-        let recorder = subject.tryPrefix { $0 < 3 }.record()
-        subject.send(completion: .failure(.other))
-        #expect(recorder.failure.map { errorsMatch($0, ProbeError.other) } == true)
-    }
-
     @Test func tryPrefixWhileGivesTheSubscriberExactlyWhatItAskedFor() {
         let subscriber = HandWrittenSubscriber<Int, any Error>(initial: .max(1))
         (1...9).publisher.tryPrefix { $0 < 4 }.subscribe(subscriber)
         #expect(subscriber.events == [.subscription, .value(1)])
         subscriber.request(.max(3))
         #expect(subscriber.events == [.subscription, .value(1), .value(2), .value(3), .finished])
-    }
-
-    @Test func tryPrefixWhileSendsNothingAfterCancel() {
-        let probe = SimpleProbe<Int, Never>()
-        let recorder = probe.tryPrefix { _ in true }.record()
-        probe.send(1)
-        recorder.cancel()
-        #expect(probe.cancelCount == 1)
-        probe.send(2)
-        probe.send(completion: .finished)
-        #expect(recorder.values == [1])
-        #expect(recorder.completion == nil)
     }
 }

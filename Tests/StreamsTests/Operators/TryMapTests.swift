@@ -9,59 +9,12 @@ import Testing
             recorder.events == [.value(2, at: .zero), .value(4, at: .zero), .value(6, at: .zero), .finished(at: .zero)])
     }
 
-    @Test func throwingCancelsUpstreamAndFailsOnce() {
-        let probe = SimpleProbe<Int, Never>()
-        let recorder = probe.tryMap { value -> Int in
-            if value == 2 { throw ProbeError.boom }
-            return value
-        }.record()
-        probe.send(1)
-        probe.send(2)
-        #expect(probe.cancelCount == 1)
-        probe.send(3)
-        probe.send(completion: .finished)
-        #expect(recorder.events == [.value(1, at: .zero), .failure(ProbeError.boom, at: .zero)])
-    }
-
-    @Test func upstreamFailureIsForwardedAsAnyError() {
-        let subject = PassthroughSubject<Int, ProbeError>()
-        let recorder = subject.tryMap { $0 }.record()
-        subject.send(completion: .failure(.other))
-        #expect(recorder.failure.map { errorsMatch($0, ProbeError.other) } == true)
-    }
-
     @Test func demandPassesThroughUnchanged() {
         let recorder = (1...5).publisher.tryMap { $0 }.record(demand: .max(2))
         #expect(recorder.values == [1, 2])
         recorder.request(.max(1))
         #expect(recorder.values == [1, 2, 3])
         #expect(recorder.completion == nil)
-    }
-
-    @Test func nothingArrivesAfterCancel() {
-        let probe = SimpleProbe<Int, Never>()
-        let recorder = probe.tryMap { $0 }.record()
-        probe.send(1)
-        recorder.cancel()
-        probe.send(2)
-        probe.send(completion: .finished)
-        #expect(recorder.values == [1])
-        #expect(recorder.completion == nil)
-        #expect(probe.cancelCount == 1)
-    }
-
-    @Test func cancelReleasesTheTransform() {
-        let probe = SimpleProbe<Int, Never>(keepsSubscriber: false)
-        weak var weakToken: LifetimeToken?
-        let recorder: TestRecorder<Int, any Error>
-        do {
-            let token = LifetimeToken()
-            weakToken = token
-            recorder = probe.tryMap { value in withExtendedLifetime(token) { value } }.record()
-        }
-        #expect(weakToken != nil)
-        recorder.cancel()
-        #expect(weakToken == nil)
     }
 
     @Test func aFollowingMapOrTryMapFusesIntoOneTryMapAsInCombine() {

@@ -32,61 +32,11 @@ import Testing
         #expect(calls == [[5, 5], [5, 6]])
     }
 
-    @Test func aDroppedDuplicateAsksUpstreamForOneMore() {
-        let probe = SimpleProbe<Int, Never>()
-        let subscriber = Sub(initial: .max(1), perValue: .max(2))
-        probe.tryRemoveDuplicates(by: ==).subscribe(subscriber)
-        #expect(probe.requests == [.max(1)])
-        #expect(probe.send(1) == .max(2))
-        #expect(probe.send(1) == .max(1))
-        #expect(probe.send(2) == .max(2))
-    }
-
     @Test func theSubscriberGetsExactlyWhatItAskedFor() {
         let subscriber = Sub(initial: .max(1))
         [1, 1, 2, 2, 3, 3].publisher.tryRemoveDuplicates(by: ==).subscribe(subscriber)
         #expect(subscriber.events == [.subscription, .value(1)])
         subscriber.request(.max(1))
         #expect(subscriber.events == [.subscription, .value(1), .value(2)])
-    }
-
-    @Test func throwingCancelsUpstreamAndFailsOnce() {
-        let probe = SimpleProbe<Int, Never>()
-        let recorder = probe.tryRemoveDuplicates { _, value -> Bool in
-            if value == 2 { throw ProbeError.boom }
-            return false
-        }.record()
-        probe.send(1)
-        probe.send(2)
-        #expect(probe.cancelCount == 1)
-        probe.send(3)
-        probe.send(completion: .finished)
-        #expect(recorder.events == [.value(1, at: .zero), .failure(ProbeError.boom, at: .zero)])
-    }
-
-    @Test func upstreamFailureIsForwardedAsAnyError() {
-        let subject = PassthroughSubject<Int, ProbeError>()
-        let recorder = subject.tryRemoveDuplicates(by: ==).record()
-        subject.send(completion: .failure(.other))
-        #expect(recorder.failure.map { errorsMatch($0, ProbeError.other) } == true)
-    }
-
-    @Test func nothingArrivesAfterCancelAndThePredicateIsReleased() {
-        let probe = SimpleProbe<Int, Never>(keepsSubscriber: false)
-        weak var weakToken: LifetimeToken?
-        let recorder: TestRecorder<Int, any Error>
-        do {
-            let token = LifetimeToken()
-            weakToken = token
-            recorder = probe.tryRemoveDuplicates { a, b in withExtendedLifetime(token) { a == b } }.record()
-        }
-        probe.send(1)
-        recorder.cancel()
-        #expect(weakToken == nil)
-        #expect(probe.cancelCount == 1)
-        probe.send(2)
-        probe.send(completion: .finished)
-        #expect(recorder.values == [1])
-        #expect(recorder.completion == nil)
     }
 }

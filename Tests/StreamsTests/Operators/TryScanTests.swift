@@ -39,46 +39,4 @@ import Testing
         subscriber.request(.max(2))
         #expect(subscriber.events == [.subscription, .value(1), .value(3), .value(6)])
     }
-
-    @Test func throwingCancelsUpstreamAndFailsOnce() {
-        let probe = SimpleProbe<Int, Never>()
-        let recorder = probe.tryScan(0) { sum, value -> Int in
-            if value == 2 { throw ProbeError.boom }
-            return sum + value
-        }.record()
-        probe.send(1)
-        probe.send(2)
-        #expect(probe.cancelCount == 1)
-        probe.send(3)
-        probe.send(completion: .finished)
-        #expect(recorder.events == [.value(1, at: .zero), .failure(ProbeError.boom, at: .zero)])
-    }
-
-    @Test func upstreamFailureIsForwardedAsAnyError() {
-        let subject = PassthroughSubject<Int, ProbeError>()
-        let recorder = subject.tryScan(0, +).record()
-        subject.send(1)
-        subject.send(completion: .failure(.other))
-        #expect(recorder.values == [1])
-        #expect(recorder.failure.map { errorsMatch($0, ProbeError.other) } == true)
-    }
-
-    @Test func nothingArrivesAfterCancelAndTheClosureIsReleased() {
-        let probe = SimpleProbe<Int, Never>(keepsSubscriber: false)
-        weak var weakToken: LifetimeToken?
-        let recorder: TestRecorder<Int, any Error>
-        do {
-            let token = LifetimeToken()
-            weakToken = token
-            recorder = probe.tryScan(0) { sum, value in withExtendedLifetime(token) { sum + value } }.record()
-        }
-        probe.send(1)
-        recorder.cancel()
-        #expect(weakToken == nil)
-        #expect(probe.cancelCount == 1)
-        probe.send(2)
-        probe.send(completion: .finished)
-        #expect(recorder.values == [1])
-        #expect(recorder.completion == nil)
-    }
 }
