@@ -51,15 +51,6 @@ import Testing
         #expect(probe.requests == [.unlimited])
     }
 
-    @Test func allSatisfyForwardsAFailureAtOnceWithoutDemand() {
-        let probe = SimpleProbe<Int, ProbeError>()
-        let subscriber = HandWrittenSubscriber<Bool, ProbeError>()
-        probe.allSatisfy { $0 > 0 }.subscribe(subscriber)
-        probe.send(1)
-        probe.send(completion: .failure(.boom))
-        #expect(subscriber.events == [.subscription, .failure("boom")])
-    }
-
     @Test func tryAllSatisfyAnswersLikeAllSatisfyAndErasesTheUpstreamFailure() {
         #expect([1, 2].publisher.tryAllSatisfy { $0 > 0 }.record().values == [true])
         let probe = SimpleProbe<Int, Never>()
@@ -73,29 +64,5 @@ import Testing
         subject.send(completion: .failure(.boom))
         #expect(failed.events.count == 1)
         #expect(failed.failure as? ProbeError == .boom)
-    }
-
-    @Test func allSatisfyDeliversNothingAfterCancelAndReleasesThePredicate() {
-        let probe = SimpleProbe<Int, Never>(keepsSubscriber: false)
-        weak var weakToken: LifetimeToken?
-        let recorder: TestRecorder<Bool, Never>
-        do {
-            let token = LifetimeToken()
-            weakToken = token
-            recorder = probe.allSatisfy { value in withExtendedLifetime(token) { value > 0 } }.record()
-        }
-        probe.send(1)
-        recorder.cancel()
-        #expect(weakToken == nil)
-        #expect(probe.cancelCount == 1)
-        probe.send(0)
-        probe.send(completion: .finished)
-        #expect(recorder.events.isEmpty)
-    }
-
-    @Test func allSatisfySendsNoFinishedToASubscriberThatCancelsOnTheAnswer() {
-        let subscriber = Sub(initial: .max(1), cancelOnValue: 1)
-        [1, 2].publisher.allSatisfy { $0 > 0 }.subscribe(subscriber)
-        #expect(subscriber.events == [.subscription, .value(true)])
     }
 }

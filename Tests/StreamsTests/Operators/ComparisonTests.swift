@@ -75,17 +75,6 @@ import Testing
         #expect(probe.requests == [.unlimited])
     }
 
-    @Test func comparisonForwardsAFailureAtOnceAndDropsTheValue() {
-        let probe = SimpleProbe<Int, ProbeError>()
-        let subscriber = HandWrittenSubscriber<Int, ProbeError>()
-        probe.min().subscribe(subscriber)
-        probe.send(1)
-        probe.send(completion: .failure(.boom))
-        #expect(subscriber.events == [.subscription, .failure("boom")])
-        subscriber.request(.max(1))
-        #expect(subscriber.events == [.subscription, .failure("boom")])
-    }
-
     @Test func tryMinComparesLikeMinByAndErasesTheUpstreamFailure() {
         let comparator = Comparator()
         let found = Self.values.publisher.tryMin(by: comparator.areInIncreasingOrder).record()
@@ -98,29 +87,5 @@ import Testing
         subject.send(completion: .failure(.boom))
         #expect(failed.events.count == 1)
         #expect(failed.failure as? ProbeError == .boom)
-    }
-
-    @Test func comparisonDeliversNothingAfterCancelAndReleasesTheComparator() {
-        let probe = SimpleProbe<Int, Never>(keepsSubscriber: false)
-        weak var weakToken: LifetimeToken?
-        let recorder: TestRecorder<Int, Never>
-        do {
-            let token = LifetimeToken()
-            weakToken = token
-            recorder = probe.max { a, b in withExtendedLifetime(token) { a < b } }.record()
-        }
-        probe.send(1)
-        recorder.cancel()
-        #expect(weakToken == nil)
-        #expect(probe.cancelCount == 1)
-        probe.send(2)
-        probe.send(completion: .finished)
-        #expect(recorder.events.isEmpty)
-    }
-
-    @Test func comparisonSendsNoFinishedToASubscriberThatCancelsOnTheValue() {
-        let subscriber = Sub(initial: .max(1), cancelOnValue: 1)
-        [1, 3, 2].publisher.max().subscribe(subscriber)
-        #expect(subscriber.events == [.subscription, .value(3)])
     }
 }

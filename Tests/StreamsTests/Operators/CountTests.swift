@@ -36,32 +36,4 @@ import Testing
         #expect(subscriber.events == [.subscription, .value(2), .finished])
         #expect(probe.requests == [.unlimited])
     }
-
-    @Test func countForwardsAFailureAtOnceWithoutDemandAndDropsTheCount() {
-        let probe = SimpleProbe<String, ProbeError>()
-        let subscriber = HandWrittenSubscriber<Int, ProbeError>()
-        probe.count().subscribe(subscriber)
-        probe.send("a")
-        probe.send(completion: .failure(.boom))
-        #expect(subscriber.events == [.subscription, .failure("boom")])
-        subscriber.request(.max(1))
-        #expect(subscriber.events == [.subscription, .failure("boom")])
-    }
-
-    @Test func countDeliversNothingAfterCancel() {
-        let probe = SimpleProbe<String, Never>()
-        let recorder = probe.count().record()
-        probe.send("a")
-        recorder.cancel()
-        #expect(probe.cancelCount == 1)
-        probe.send("b")
-        probe.send(completion: .finished)
-        #expect(recorder.events.isEmpty)
-    }
-
-    @Test func countSendsNoFinishedToASubscriberThatCancelsOnTheCount() {
-        let subscriber = Sub(initial: .max(1), cancelOnValue: 1)
-        ["a", "b"].publisher.count().subscribe(subscriber)
-        #expect(subscriber.events == [.subscription, .value(2)])
-    }
 }

@@ -57,21 +57,6 @@ import Testing
         #expect(recorder.values == [2])
     }
 
-    @Test func firstWhereReleasesThePredicateOnCancel() {
-        let probe = SimpleProbe<Int, Never>(keepsSubscriber: false)
-        weak var weakToken: LifetimeToken?
-        let recorder: TestRecorder<Int, Never>
-        do {
-            let token = LifetimeToken()
-            weakToken = token
-            recorder = probe.first { value in withExtendedLifetime(token) { value == 2 } }.record()
-        }
-        recorder.cancel()
-        #expect(weakToken == nil)
-        probe.send(2)
-        #expect(recorder.events.isEmpty)
-    }
-
     @Test func tryFirstPublishesTheFirstMatchAndCancelsUpstream() {
         let probe = SimpleProbe<Int, Never>()
         var tested: [Int] = []

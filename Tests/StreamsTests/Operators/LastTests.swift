@@ -44,39 +44,4 @@ import Testing
         #expect(subscriber.events == [.subscription, .value(5), .finished])
         #expect(probe.requests == [.unlimited])
     }
-
-    @Test func lastForwardsAFailureAtOnceAndDropsTheValue() {
-        let probe = SimpleProbe<Int, ProbeError>()
-        let subscriber = HandWrittenSubscriber<Int, ProbeError>()
-        probe.last().subscribe(subscriber)
-        probe.send(1)
-        probe.send(completion: .failure(.boom))
-        #expect(subscriber.events == [.subscription, .failure("boom")])
-        subscriber.request(.max(1))
-        #expect(subscriber.events == [.subscription, .failure("boom")])
-    }
-
-    @Test func lastDeliversNothingAfterCancelAndReleasesThePredicate() {
-        let probe = SimpleProbe<Int, Never>(keepsSubscriber: false)
-        weak var weakToken: LifetimeToken?
-        let recorder: TestRecorder<Int, Never>
-        do {
-            let token = LifetimeToken()
-            weakToken = token
-            recorder = probe.last { value in withExtendedLifetime(token) { value > 0 } }.record()
-        }
-        probe.send(1)
-        recorder.cancel()
-        #expect(weakToken == nil)
-        #expect(probe.cancelCount == 1)
-        probe.send(2)
-        probe.send(completion: .finished)
-        #expect(recorder.events.isEmpty)
-    }
-
-    @Test func lastSendsNoFinishedToASubscriberThatCancelsOnTheValue() {
-        let subscriber = Sub(initial: .max(1), cancelOnValue: 1)
-        [1, 2].publisher.last().subscribe(subscriber)
-        #expect(subscriber.events == [.subscription, .value(2)])
-    }
 }

@@ -39,31 +39,6 @@ import Testing
         #expect(recorder.events == [.value(42, at: .zero), .finished(at: .zero)])
     }
 
-    @Test func reduceFailureDropsThePartialResult() {
-        let subject = PassthroughSubject<Int, ProbeError>()
-        let recorder = subject.reduce(0, +).record()
-        subject.send(1)
-        subject.send(completion: .failure(.boom))
-        #expect(recorder.events == [.failure(.boom, at: .zero)])
-    }
-
-    @Test func reduceCancelReleasesTheClosureAndDeliversNothing() {
-        let probe = SimpleProbe<Int, Never>(keepsSubscriber: false)
-        weak var weakToken: LifetimeToken?
-        let recorder: TestRecorder<Int, Never>
-        do {
-            let token = LifetimeToken()
-            weakToken = token
-            recorder = probe.reduce(0) { a, b in withExtendedLifetime(token) { a + b } }.record()
-        }
-        probe.send(1)
-        recorder.cancel()
-        #expect(weakToken == nil)
-        #expect(probe.cancelCount == 1)
-        probe.send(completion: .finished)
-        #expect(recorder.events.isEmpty)
-    }
-
     typealias Sub = HandWrittenSubscriber<Int, any Error>
 
     @Test func tryReducePublishesTheFoldWhenUpstreamFinishes() {
@@ -94,11 +69,5 @@ import Testing
         subscriber.request(.max(1))
         #expect(subscriber.events == [.subscription, .value(9), .finished])
         #expect(probe.requests == [.unlimited])
-    }
-
-    @Test func tryReduceSendsNoFinishedToASubscriberThatCancelsOnTheResult() {
-        let subscriber = Sub(initial: .max(1), cancelOnValue: 1)
-        [1, 2].publisher.tryReduce(0, +).subscribe(subscriber)
-        #expect(subscriber.events == [.subscription, .value(3)])
     }
 }
