@@ -87,22 +87,23 @@ package struct ScheduledHandle {
     /// The action's handle; the placeholder when ``isEmpty``.
     @usableFromInline
     var cancellable: any Cancellable
-
-    /// No handle is held: the field holds the `NoSubscription` placeholder. Read from the existential's type, not
-    /// kept in a flag of its own: a flag would make the handle 48 bytes instead of 40, and every timing
-    /// operator's subscription (which keeps one or two) a malloc size class larger.
-    @inlinable
-    package var isEmpty: Bool {
-        ObjectIdentifier(type(of: cancellable)) == ObjectIdentifier(NoSubscription.self)
-    }
+    /// No handle is held.
+    @usableFromInline
+    package private(set) var isEmpty: Bool
 
     /// No handle.
     @inlinable
-    package init() { cancellable = NoSubscription() }
+    package init() {
+        cancellable = NoSubscription()
+        isEmpty = true
+    }
 
     /// Holds `cancellable`.
     @inlinable
-    package init(_ cancellable: any Cancellable) { self.cancellable = cancellable }
+    package init(_ cancellable: any Cancellable) {
+        self.cancellable = cancellable
+        isEmpty = false
+    }
 
     /// Cancels the scheduled action; does nothing without a handle.
     @inlinable
@@ -114,6 +115,7 @@ package struct ScheduledHandle {
     @inlinable
     package mutating func take() -> ScheduledHandle {
         guard !isEmpty else { return ScheduledHandle() }
+        isEmpty = true
         return withUnsafeMutablePointer(to: &cancellable) { field in
             let taken = field.move()
             field.initialize(to: NoSubscription())
@@ -127,6 +129,7 @@ package struct ScheduledHandle {
         let previous = take()
         // The field holds the trivial placeholder: nothing to destroy, so initialise it in place.
         withUnsafeMutablePointer(to: &self.cancellable) { $0.initialize(to: cancellable) }
+        isEmpty = false
         return previous
     }
 }
