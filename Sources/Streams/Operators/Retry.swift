@@ -80,7 +80,7 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             RetrySubscription(
-                upstream: upstream, downstream: subscriber, retries: retries, delay: nil, shouldRetry: nil,
+                upstream: upstream, downstream: subscriber, retries: retries, backoff: nil, shouldRetry: nil,
                 description: "Retry"
             ).start()
         }
@@ -124,20 +124,34 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             RetrySubscription(
                 upstream: upstream, downstream: subscriber, retries: maxRetries,
-                delay: RetryDelay(scheduler: scheduler, backoff: backoff), shouldRetry: shouldRetry,
+                backoff: RetryBackoffTimer(scheduler: scheduler, backoff: backoff), shouldRetry: shouldRetry,
                 description: "RetryWithBackoff"
             ).start()
         }
     }
 }
 
-/// Where and how long a delayed retry waits.
+/// Where and how long a delayed retry waits, and the retry it waits for: only `retry(maxRetries:backoff:…)` has one,
+/// so a plain `retry(_:)` subscription carries an empty reference instead of these 160 bytes (a scheduler, a back-off,
+/// a pending retry number and a timer handle).
+///
+/// `scheduler` and `backoff` are immutable; `pendingRetry` and `timer` are guarded by the `lock` of the one
+/// `RetrySubscription` that owns this object.
 @usableFromInline
-struct RetryDelay: Sendable {
+final class RetryBackoffTimer: @unchecked Sendable {
     @usableFromInline
     let scheduler: any Scheduler
     @usableFromInline
     let backoff: RetryBackoff
+    /// The retry number the pending timer will start; `nil` when no timer is pending. Guarded by the owning
+    /// subscription's `lock`.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var pendingRetry: Int?
+    /// The pending timer's handle. Guarded by the owning subscription's `lock`.
+    @usableFromInline
+    @exclusivity(unchecked)
+    var timer = ScheduledHandle()
 
     @inlinable
     init(scheduler: any Scheduler, backoff: RetryBackoff) {
@@ -159,17 +173,18 @@ final class RetryPredicate<Failure: Error> {
 
 /// `retry(_:)` and `retry(maxRetries:backoff:scheduler:shouldRetry:)` on the shared
 /// ``ResubscribingSubscription``: counts the retries, asks `shouldRetry`, and re-subscribes at once or after
-/// the back-off, on `delay`'s scheduler.
+/// the back-off, on `backoff`'s scheduler.
 ///
-/// Every `var` is guarded by the base class's `lock`; `name` and `delay` are immutable.
+/// Every `var` is guarded by the base class's `lock` (and so are `backoff`'s); `name` and `backoff` are immutable.
 @usableFromInline
 final class RetrySubscription<Upstream: Publisher, Downstream: Subscriber>:
     ResubscribingSubscription<Upstream, Downstream, Upstream?, Downstream?>, @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline
     let name: String
+    /// `nil` for `retry(_:)`, which re-subscribes at once.
     @usableFromInline
-    let delay: RetryDelay?
+    let backoff: RetryBackoffTimer?
     // Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
@@ -180,22 +195,14 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     @usableFromInline
     @exclusivity(unchecked)
     var retriesMade = 0
-    /// The retry number the pending timer will start; `nil` when no timer is pending. Guarded by `lock`, like
-    /// `timer`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var pendingRetry: Int?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var timer = ScheduledHandle()
 
     @inlinable
     init(
-        upstream: Upstream, downstream: Downstream, retries: Int, delay: RetryDelay?,
+        upstream: Upstream, downstream: Downstream, retries: Int, backoff: RetryBackoffTimer?,
         shouldRetry: ((Failure) -> Bool)?, description: String
     ) {
         self.retriesLeft = retries
-        self.delay = delay
+        self.backoff = backoff
         self.shouldRetry = shouldRetry.map(RetryPredicate.init)
         self.name = description
         super.init(upstream: upstream, downstream: downstream)
@@ -214,9 +221,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     override func releaseResources() -> ResubscribingRelease {
         defer {
             shouldRetry = nil
-            pendingRetry = nil
+            backoff?.pendingRetry = nil
         }
-        return ResubscribingRelease(timer: timer.take(), drop: shouldRetry)
+        return ResubscribingRelease(timer: backoff?.timer.take() ?? ScheduledHandle(), drop: shouldRetry)
     }
 
     /// Retries (at once, or after the back-off) while retries are left and `shouldRetry` agrees; otherwise
@@ -239,23 +246,23 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         }
         retriesLeft -= 1
         retriesMade += 1
-        guard let delay else {
+        guard let backoff else {
             lock.unlock()
             resubscribe()
             return
         }
         let retry = retriesMade
-        pendingRetry = retry
+        backoff.pendingRetry = retry
         lock.unlock()
-        let wait = delay.backoff.delay(beforeRetry: retry)
+        let wait = backoff.backoff.delay(beforeRetry: retry)
         // The action holds the subscription until it runs or is cancelled; ending the subscription cancels it
         // (`releaseResources()`), as every timing operator does (see `scheduleAction` in ScheduledAction.swift).
-        let scheduled = delay.scheduler.scheduleAction(after: delay.scheduler.now + wait) { [self] in
+        let scheduled = backoff.scheduler.scheduleAction(after: backoff.scheduler.now + wait) { [self] in
             timerFired(retry: retry)
         }
         lock.lock()
-        if pendingRetry == retry {
-            let replaced = timer.store(scheduled)  // none: a retry's timer is taken before the next is scheduled
+        if backoff.pendingRetry == retry {
+            let replaced = backoff.timer.store(scheduled)  // none: a retry's timer is taken before the next is scheduled
             lock.unlock()
             _ = replaced
         } else {
@@ -270,9 +277,9 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     @inlinable
     func timerFired(retry: Int) {
         lock.lock()
-        guard pendingRetry == retry, downstream != nil else { return lock.unlock() }
-        pendingRetry = nil
-        let timer = self.timer.take()
+        guard let backoff, backoff.pendingRetry == retry, downstream != nil else { return lock.unlock() }
+        backoff.pendingRetry = nil
+        let timer = backoff.timer.take()
         lock.unlock()
         _ = timer
         resubscribe()
