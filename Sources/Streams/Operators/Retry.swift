@@ -262,7 +262,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         }
         lock.lock()
         if backoff.pendingRetry == retry {
-            let replaced = backoff.timer.store(scheduled)  // none: a retry's timer is taken before the next is scheduled
+            // Replaces none: a retry's timer is taken before the next is scheduled.
+            let replaced = backoff.timer.store(scheduled)
             lock.unlock()
             _ = replaced
         } else {

@@ -29,13 +29,15 @@ import Testing
 
         static func valueStage(
             _ name: String, publishesTheOne: Bool = true,
-            _ build: @escaping @Sendable (SimpleProbe<Int, ProbeError>, @escaping (Int) throws -> Void)
+            _ build:
+                @escaping @Sendable (SimpleProbe<Int, ProbeError>, @escaping (Int) throws -> Void)
                 -> AnyPublisher<Int, any Error>
         ) -> Self { Self(testDescription: name, reduces: false, publishesTheOne: publishesTheOne, build: build) }
 
         static func reducing(
             _ name: String,
-            _ build: @escaping @Sendable (SimpleProbe<Int, ProbeError>, @escaping (Int) throws -> Void)
+            _ build:
+                @escaping @Sendable (SimpleProbe<Int, ProbeError>, @escaping (Int) throws -> Void)
                 -> AnyPublisher<Int, any Error>
         ) -> Self { Self(testDescription: name, reduces: true, publishesTheOne: false, build: build) }
     }

@@ -126,7 +126,9 @@ import Testing
         Reducing("reduce", result: 3) { probe, token in
             probe.reduce(0) { sum, value in withExtendedLifetime(token) { sum + value } }.eraseToAnyPublisher()
         },
-        Reducing("collect()", result: [1, 2], keepsAClosure: false) { probe, _ in probe.collect().eraseToAnyPublisher() },
+        Reducing("collect()", result: [1, 2], keepsAClosure: false) { probe, _ in
+            probe.collect().eraseToAnyPublisher()
+        },
         Reducing("count()", result: 2, keepsAClosure: false) { probe, _ in probe.count().eraseToAnyPublisher() },
         Reducing("min()", result: 1, keepsAClosure: false) { probe, _ in probe.min().eraseToAnyPublisher() },
         Reducing("max(by:)", result: 2) { probe, token in
