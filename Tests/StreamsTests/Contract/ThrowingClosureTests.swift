@@ -1,3 +1,4 @@
+import StreamsTesting
 import Testing
 
 @testable import Streams
@@ -148,7 +149,7 @@ import Testing
         `operator`.build(probe, checker.check).subscribe(subscriber)
         probe.send(1)
         #expect(probe.cancelCount == 0)
-        probe.send(2)
+        #expect(probe.send(2) == .none)  // the value that threw asks for nothing more
         #expect(probe.cancelCount == 1)
         let failed = `operator`.events(afterOneThen: .failure("boom"))
         #expect(subscriber.events == failed)
@@ -183,6 +184,11 @@ import Testing
         probe.send(1)
         probe.send(completion: .failure(.other))
         #expect(subscriber.events == `operator`.events(afterOneThen: .failure("other")))
+
+        let recorded = SimpleProbe<Int, ProbeError>()
+        let recorder = `operator`.build(recorded, Checker().check).record()
+        recorded.send(completion: .failure(.other))
+        #expect(recorder.failure as? ProbeError == .other)  // the upstream's error itself, not a wrapper
     }
 
     @Test(arguments: operators)
