@@ -8,12 +8,6 @@ import Testing
 /// moved in and out in place. A handle is cancelled only when its holder says so: storing a new one hands the previous
 /// one back, taking one leaves the holder empty, and an empty holder's `cancel()` does nothing.
 @Suite struct ScheduledActionTests {
-    /// Counts its cancels.
-    final class CountingCancellable: Cancellable, @unchecked Sendable {
-        var cancels = 0
-        func cancel() { cancels += 1 }
-    }
-
     @Test func anEmptyHandleCancelsNothingAndTakesNothing() {
         var handle = ScheduledHandle()
         #expect(handle.isEmpty)
@@ -23,35 +17,35 @@ import Testing
     }
 
     @Test func storingAHandleGivesBackThePreviousOneUncancelled() {
-        let first = CountingCancellable()
-        let second = CountingCancellable()
+        let first = SpySubscription()
+        let second = SpySubscription()
         var handle = ScheduledHandle()
         #expect(handle.store(first).isEmpty)
         #expect(!handle.isEmpty)
         let previous = handle.store(second)
-        #expect(first.cancels == 0)  // the caller decides: cancelled outside its lock, or kept
+        #expect(first.cancelCount == 0)  // the caller decides: cancelled outside its lock, or kept
         previous.cancel()
-        #expect(first.cancels == 1)
+        #expect(first.cancelCount == 1)
         handle.cancel()
-        #expect(second.cancels == 1)
+        #expect(second.cancelCount == 1)
     }
 
     @Test func takingAHandleLeavesTheHolderEmptyAndTheTakenOneCancelsTheTimer() {
-        let timer = CountingCancellable()
+        let timer = SpySubscription()
         var handle = ScheduledHandle(timer)
         let taken = handle.take()
         #expect(handle.isEmpty)
         handle.cancel()
-        #expect(timer.cancels == 0)
+        #expect(timer.cancelCount == 0)
         taken.cancel()
-        #expect(timer.cancels == 1)
+        #expect(timer.cancelCount == 1)
     }
 
     @Test func aHandleLetsGoOfItsTimerWhenTakenAndDropped() {
-        weak var released: CountingCancellable?
+        weak var released: SpySubscription?
         var handle = ScheduledHandle()
         do {
-            let timer = CountingCancellable()
+            let timer = SpySubscription()
             released = timer
             _ = handle.store(timer)
         }
