@@ -204,8 +204,8 @@ public final class TestScheduler: Scheduler, @unchecked Sendable {
     }
 }
 
-/// An action taken out of the queue to run. A struct rather than the bare closure: returned through the lock's
-/// generic `withLock`, a bare closure would be re-abstracted, one allocation per action run.
+/// An action taken out of the queue, to run (or, when cancelled, to release). A struct rather than the bare closure:
+/// returned through the lock's generic `withLock`, a bare closure would be re-abstracted, one allocation per action.
 private struct DueAction {
     let run: @Sendable () -> Void
 }
@@ -220,7 +220,9 @@ private struct TimerHandle: Cancellable, Sendable {
     let sequence: UInt64
 
     func cancel() {
-        let released = state.withLock { $0.timers.take(slot, sequence) }
+        // Taken out as a `DueAction`: a bare closure returned through `withLock` would be re-abstracted, one
+        // allocation per cancel.
+        let released = state.withLock { $0.timers.take(slot, sequence).map(DueAction.init) }
         _ = released  // the closure is released here, outside the lock: its captures may cancel other timers
     }
 }
