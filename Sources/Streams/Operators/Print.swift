@@ -2,7 +2,7 @@ extension Publisher {
     /// Logs every event that passes, one line each, in Combine's format — to `stream`, or to standard output.
     ///
     /// Lines (after `"prefix: "` when `prefix` is not empty): `receive subscription: (…)`, `request max: (n)` or
-    /// `request unlimited`, `receive value: (…)` followed by the demand the subscriber returned
+    /// `request unlimited`, `receive value: (…)` followed, when the subscriber returned more demand, by that demand
     /// (`request max: (n) (synchronous)`), `receive finished`, `receive error: (…)`, `receive cancel`.
     ///
     /// - Demand, completion, cancellation: passed through unchanged.
@@ -13,7 +13,6 @@ extension Publisher {
     /// // numbers: receive subscription: (Sequence)   (Combine shows the sequence itself: ([1]))
     /// // numbers: request unlimited
     /// // numbers: receive value: (1)
-    /// // numbers: request max: (0) (synchronous)
     /// // numbers: receive finished
     /// ```
     public func print(_ prefix: String = "", to stream: (any TextOutputStream)? = nil) -> Publishers.Print<Self> {
@@ -111,7 +110,8 @@ struct PrintSubscriber<Downstream: Subscriber>: Subscriber {
     func receive(_ input: Input) -> Subscribers.Demand {
         log.write("receive value: (\(input))")
         let demand = downstream.receive(input)
-        log.write("\(Publishers.Print<Empty<Never, Never>>.request(demand)) (synchronous)")
+        // As Combine's: the demand a value returns is logged only when there is some.
+        if demand > .none { log.write("\(Publishers.Print<Empty<Never, Never>>.request(demand)) (synchronous)") }
         return demand
     }
 
