@@ -6,7 +6,8 @@ import Streams
 ///
 /// Foundation on Linux marks `RunLoop` as not `Sendable`, and `Scheduler` must be, so a run loop cannot be a
 /// scheduler itself. This wrapper is one, and the operators Combine code calls with a run loop —
-/// `receive(on:)`, `subscribe(on:)`, `debounce`, `throttle`, `delay`, `timeout` — accept a `RunLoop` directly
+/// `receive(on:)`, `subscribe(on:)`, `debounce`, `throttle`, `delay`, `timeout`, `measureInterval`, and
+/// `collect(.byTime…)` / `collect(.byTimeOrCount…)` — accept a `RunLoop` directly
 /// (`.receive(on: RunLoop.main)` compiles unchanged) by wrapping it.
 ///
 /// - Clock: ``now`` is the monotonic uptime shared with `DispatchQueue`.
@@ -40,7 +41,9 @@ public struct RunLoopScheduler: Streams.Scheduler, @unchecked Sendable {
     }
 
     /// Runs `action` on the loop at `deadline`; cancelling the result invalidates its timer.
-    public func schedule(after deadline: SchedulerInstant, _ action: @escaping @Sendable () -> Void) -> any Cancellable {
+    public func schedule(after deadline: SchedulerInstant, _ action: @escaping @Sendable () -> Void)
+        -> any Cancellable
+    {
         let (seconds, attoseconds) = (deadline - now).components
         let delay = max(0, Double(seconds) + Double(attoseconds) / 1e18)
         // `Timer(fire:…)`, not `Timer(timeInterval:repeats:block:)`: Foundation on Linux gives the latter a fire date
@@ -78,10 +81,33 @@ extension Publisher {
         delay(for: interval, scheduler: RunLoopScheduler(scheduler))
     }
 
+    /// `delay(for:tolerance:scheduler:)` on a run loop (wrapped in a ``RunLoopScheduler``; the tolerance is unused).
+    public func delay(for interval: Duration, tolerance: Duration?, scheduler: RunLoop) -> Publishers.Delay<Self> {
+        delay(for: interval, tolerance: tolerance, scheduler: RunLoopScheduler(scheduler))
+    }
+
+    /// `measureInterval(using:)` on a run loop (wrapped in a ``RunLoopScheduler``).
+    public func measureInterval(using runLoop: RunLoop) -> Publishers.MeasureInterval<Self> {
+        measureInterval(using: RunLoopScheduler(runLoop))
+    }
+
     /// `timeout(_:scheduler:customError:)` on a run loop (wrapped in a ``RunLoopScheduler``).
     public func timeout(_ interval: Duration, scheduler: RunLoop, customError: (() -> Failure)? = nil)
         -> Publishers.Timeout<Self>
     {
         timeout(interval, scheduler: RunLoopScheduler(scheduler), customError: customError)
+    }
+}
+
+extension Publishers.TimeGroupingStrategy {
+    /// `.byTime` on a run loop (wrapped in a ``RunLoopScheduler``), so `collect(.byTime(RunLoop.main, 1))` compiles as
+    /// in Combine.
+    public static func byTime(_ runLoop: RunLoop, _ interval: Duration) -> Self {
+        .byTime(RunLoopScheduler(runLoop), interval)
+    }
+
+    /// `.byTimeOrCount` on a run loop (wrapped in a ``RunLoopScheduler``).
+    public static func byTimeOrCount(_ runLoop: RunLoop, _ interval: Duration, _ count: Int) -> Self {
+        .byTimeOrCount(RunLoopScheduler(runLoop), interval, count)
     }
 }

@@ -105,6 +105,25 @@ import Testing
         #expect(recorder.values == [1, 2])
     }
 
+    @Test func measureIntervalAndTimeGroupsTakeARunLoopAsInCombine() {
+        let runLoop = RunLoop.current
+        let intervals = [1, 2].publisher.measureInterval(using: runLoop).record()
+        #expect(intervals.values.count == 2)  // measured on the loop's clock, without waiting for the loop
+        #expect(intervals.values.allSatisfy { $0 >= .zero })
+        let input = PassthroughSubject<Int, Never>()
+        let groups = input.collect(.byTime(runLoop, .milliseconds(10))).record()
+        let counted = input.collect(.byTimeOrCount(runLoop, .seconds(60), 2)).record()
+        input.send(1)
+        input.send(2)
+        #expect(groups.values.isEmpty && counted.values.isEmpty)  // delivered on the loop, not before it turns
+        let deadline = Date().addingTimeInterval(2)
+        while (groups.values.isEmpty || counted.values.isEmpty) && Date() < deadline {
+            _ = runLoop.run(mode: .default, before: Date().addingTimeInterval(0.01))
+        }
+        #expect(groups.values == [[1, 2]])
+        #expect(counted.values == [[1, 2]])  // closed by the count, long before its minute is up
+    }
+
     @Test func aTimerPublisherTicksOnceConnectedAndStopsWhenCancelled() {
         let runLoop = RunLoop.current
         let timer = Timer.publish(every: 0.01, on: runLoop, in: .default)

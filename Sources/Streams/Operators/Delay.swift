@@ -19,6 +19,23 @@ extension Publisher {
     public func delay(for interval: Duration, scheduler: any Scheduler) -> Publishers.Delay<Self> {
         Publishers.Delay(upstream: self, interval: interval, scheduler: scheduler)
     }
+
+    /// ``delay(for:scheduler:)`` with Combine's `tolerance:` argument, kept in ``Publishers/Delay/tolerance``.
+    ///
+    /// Streams schedulers run an action at its deadline (their ``Scheduler/minimumTolerance`` is zero), so the
+    /// tolerance changes nothing: it is accepted so that Combine code compiles unchanged. Same contract as
+    /// ``delay(for:scheduler:)``.
+    ///
+    /// ```swift
+    /// let c = hints.delay(for: .seconds(1), tolerance: .milliseconds(10), scheduler: DispatchQueue.main)
+    ///     .sink { show($0) }
+    /// ```
+    @inlinable
+    public func delay(for interval: Duration, tolerance: Duration?, scheduler: any Scheduler)
+        -> Publishers.Delay<Self>
+    {
+        Publishers.Delay(upstream: self, interval: interval, tolerance: tolerance ?? .zero, scheduler: scheduler)
+    }
 }
 
 extension Publishers {
@@ -33,14 +50,25 @@ extension Publishers {
         public let upstream: Upstream
         /// How much later each event is delivered.
         public let interval: Duration
+        /// The tolerance Combine code passes (zero unless given): accepted, and unused, since Streams schedulers run
+        /// an action at its deadline.
+        public let tolerance: Duration
         /// Where timers run and events are delivered.
         public let scheduler: any Scheduler
 
         /// Creates the operator; prefer ``Publisher/delay(for:scheduler:)``.
         @inlinable
         public init(upstream: Upstream, interval: Duration, scheduler: any Scheduler) {
+            self.init(upstream: upstream, interval: interval, tolerance: .zero, scheduler: scheduler)
+        }
+
+        /// Creates the operator with Combine's `tolerance` (unused: see ``tolerance``); prefer
+        /// ``Publisher/delay(for:tolerance:scheduler:)``.
+        @inlinable
+        public init(upstream: Upstream, interval: Duration, tolerance: Duration, scheduler: any Scheduler) {
             self.upstream = upstream
             self.interval = interval
+            self.tolerance = tolerance
             self.scheduler = scheduler
         }
 

@@ -28,6 +28,17 @@ extension Scheduler {
     /// `DispatchQueue` as precisely as Dispatch does), so zero.
     public var minimumTolerance: Duration { .zero }
 
+    /// Runs `action` once, at or after `date` (Combine's one-shot `schedule(after:tolerance:options:_:)`, which
+    /// returns nothing; `tolerance` is accepted for source compatibility and not used). Use
+    /// ``Scheduler/schedule(after:_:)`` to keep a handle that cancels it.
+    ///
+    /// ```swift
+    /// scheduler.schedule(after: scheduler.now + .seconds(1), tolerance: .milliseconds(10)) { print("later") }
+    /// ```
+    public func schedule(after date: SchedulerInstant, tolerance: Duration, _ action: @escaping @Sendable () -> Void) {
+        _ = schedule(after: date, action)
+    }
+
     /// Runs `action` at `date`, then every `interval` after it, until the returned cancellable is cancelled
     /// (Combine's repeating `schedule(after:interval:tolerance:options:_:)`; `tolerance` is accepted for
     /// source compatibility and not used).

@@ -24,6 +24,20 @@ import Testing
         #expect(scheduler.pendingCount == 0)
     }
 
+    @Test func combinesToleranceArgumentIsKeptAndChangesNoTiming() {
+        let scheduler = TestScheduler()
+        let input = PassthroughSubject<Int, Never>()
+        let delayed = input.delay(for: .milliseconds(100), tolerance: .milliseconds(10), scheduler: scheduler)
+        #expect(delayed.tolerance == .milliseconds(10))
+        #expect(input.delay(for: .milliseconds(100), tolerance: nil, scheduler: scheduler).tolerance == .zero)
+        let recorder = delayed.record(on: scheduler)
+        input.send(1)
+        scheduler.advance(by: .milliseconds(99))
+        #expect(recorder.values.isEmpty)
+        scheduler.advance(by: .milliseconds(1))
+        #expect(recorder.events == [.value(1, at: .milliseconds(100))])
+    }
+
     @Test func aDelayedEventRunsInSchedulingOrderAmongActionsDueAtTheSameInstant() {
         let scheduler = TestScheduler()
         let input = PassthroughSubject<Int, Never>()

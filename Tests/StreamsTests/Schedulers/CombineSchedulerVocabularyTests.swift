@@ -59,6 +59,18 @@ import Testing
         #expect(runs.withLock { $0 }.count == 3)
     }
 
+    @Test func aOneShotScheduleWithAToleranceRunsOnceAtItsDeadlineAsInCombine() {
+        let scheduler = TestScheduler()
+        let runs = Locked<[Duration]>([])
+        scheduler.schedule(after: scheduler.now + .seconds(1), tolerance: .milliseconds(10)) {
+            runs.withLock { $0.append(scheduler.now.offset) }
+        }
+        scheduler.advance(by: .milliseconds(999))
+        #expect(runs.withLock { $0 }.isEmpty)
+        scheduler.advance(by: .seconds(5))
+        #expect(runs.withLock { $0 } == [.seconds(1)])
+    }
+
     @Test func aRepeatingScheduleGoesOnWhenItsCancellableIsDroppedAsInCombine() {
         let scheduler = TestScheduler()
         let count = Locked(0)
