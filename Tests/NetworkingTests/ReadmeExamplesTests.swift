@@ -9,12 +9,7 @@ import Testing
         case products(search: String, page: Int)
 
         var baseURL: URL { URL(string: "https://api.example.com")! }
-        var path: String {
-            switch self {
-            case .users: "/users"
-            case .products: "/products"
-            }
-        }
+        var path: String { if case .users = self { "/users" } else { "/products" } }
         var task: HTTPTask {
             switch self {
             case .users: .plain
