@@ -220,8 +220,7 @@ private struct TimerHandle: Cancellable, Sendable {
     let sequence: UInt64
 
     func cancel() {
-        // Taken out as a `DueAction`: a bare closure returned through `withLock` would be re-abstracted, one
-        // allocation per cancel.
+        // Taken out as a `DueAction` (see there: no allocation).
         let released = state.withLock { $0.timers.take(slot, sequence).map(DueAction.init) }
         _ = released  // the closure is released here, outside the lock: its captures may cancel other timers
     }

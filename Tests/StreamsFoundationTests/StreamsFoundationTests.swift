@@ -124,6 +124,19 @@ import Testing
         #expect(counted.values == [[1, 2]])  // closed by the count, long before its minute is up
     }
 
+    @Test func delayWithCombinesToleranceTakesARunLoop() {
+        let runLoop = RunLoop.current
+        let delayed = [1, 2].publisher.delay(for: .milliseconds(5), tolerance: .milliseconds(1), scheduler: runLoop)
+        #expect(delayed.tolerance == .milliseconds(1))
+        let recorder = delayed.record()
+        #expect(recorder.values.isEmpty)  // not before the loop turns
+        let deadline = Date().addingTimeInterval(2)
+        while !recorder.isFinished && Date() < deadline {
+            _ = runLoop.run(mode: .default, before: Date().addingTimeInterval(0.01))
+        }
+        #expect(recorder.values == [1, 2])
+    }
+
     @Test func aTimerPublisherTicksOnceConnectedAndStopsWhenCancelled() {
         let runLoop = RunLoop.current
         let timer = Timer.publish(every: 0.01, on: runLoop, in: .default)
