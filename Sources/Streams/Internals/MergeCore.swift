@@ -189,13 +189,21 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
     @inlinable
     final func replaceSideLocked() -> (side: Side?, replaced: (any Subscription & AnyObject)?, dropped: [Entry]) {
         guard !isTerminal, downstream != nil else { return (nil, nil, []) }
+        let (replaced, dropped) = unlinkLiveSideLocked()
+        return (linkSideLocked(), replaced, dropped)
+    }
+
+    /// switchToLatest: unlinks the live side, if any, and drops the values buffered from it. Returns the side's
+    /// subscription to cancel (`nil` if there was none) and the dropped values to release, both outside the lock.
+    /// Lock held.
+    @inlinable
+    final func unlinkLiveSideLocked() -> (replaced: (any Subscription & AnyObject)?, dropped: [Entry]) {
         var replaced: (any Subscription & AnyObject)?
         if let current = firstSide {
             replaced = current.subscription.take()
             unlinkLocked(current)
         }
-        let dropped = bufferHead < buffer.count ? takeBufferLocked() : []
-        return (linkSideLocked(), replaced, dropped)
+        return (replaced, bufferHead < buffer.count ? takeBufferLocked() : [])
     }
 
     /// switchToLatest: the live side's subscription, to pass demand on to. Lock held.

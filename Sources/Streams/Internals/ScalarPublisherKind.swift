@@ -6,7 +6,9 @@
 /// `flatMap` reads the value of such an inner publisher instead of subscribing to it, when its engine is idle and
 /// the downstream has demand: what the subscriber sees is the same (the value, delivered during the upstream's
 /// `receive(_:)`, and the inner's place freed at once), without a side, a subscription and three more critical
-/// sections per inner (`FlatMapInner.receiveScalar` in `Sources/Streams/Operators/FlatMap.swift`).
+/// sections per inner (`FlatMapInner.receiveScalar` in `Sources/Streams/Operators/FlatMap.swift`). `switchToLatest`
+/// does the same after cancelling the current inner (`SwitchInner.receiveScalar` in
+/// `Sources/Streams/Operators/SwitchToLatest.swift`).
 ///
 /// The kind is found by comparing metatypes, once per subscription: no conformance lookup, no dynamic cast.
 @usableFromInline

@@ -62,6 +62,10 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @usableFromInline
     typealias Failure = P.Failure
 
+    /// Whether the inner publishers are read rather than subscribed to (see ``receiveScalar(_:of:)``). Immutable.
+    @usableFromInline
+    let scalarKind = ScalarPublisherKind(of: P.self)
+
     @inlinable
     init(downstream: Downstream) {
         super.init(downstream: downstream, forwardsDemand: true)
@@ -77,15 +81,50 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     }
 
     /// A new inner publisher: the current one is cancelled and its undelivered values dropped, then the new
-    /// one is subscribed.
+    /// one is subscribed (or, when it is scalar, read: see ``receiveScalar(_:of:)``).
     @inlinable
     func receive(_ input: P) -> Subscribers.Demand {
+        if scalarKind != .none, let value = scalarKind.output(of: input) { return receiveScalar(value, of: input) }
+        subscribe(input)
+        return .none
+    }
+
+    /// Switches to `input` by subscribing to it, after cancelling the current inner.
+    @inlinable
+    func subscribe(_ input: P) {
         lock.lock()
         let (side, replaced, dropped) = replaceSideLocked()
         lock.unlock()
         _ = dropped
         replaced?.cancel()
         if let side { input.receive(subscriber: side) }
+    }
+
+    /// `receive(_:)` when the new inner is scalar (`Just`, see ``ScalarPublisherKind``) and holds `value`. The
+    /// current inner is cancelled first, as for any switch; then, if the engine is idle and the downstream has
+    /// demand, `value` is delivered now, as subscribing to the inner would have delivered it (during this call), and
+    /// the inner counts as finished at once: no side, no subscription, no completion to wait for. Otherwise the inner
+    /// is subscribed like any other, so that it waits for demand (and a later switch can still replace it).
+    @inlinable
+    func receiveScalar(_ value: P.Output, of input: P) -> Subscribers.Demand {
+        lock.lock()
+        if firstSide != nil {
+            let (replaced, dropped) = unlinkLiveSideLocked()
+            lock.unlock()
+            _ = dropped
+            replaced?.cancel()  // before the new inner's value, as a subscribed switch orders them
+            lock.lock()
+        }
+        guard !isDelivering, demand > .none, bufferHead == buffer.count, firstSide == nil, !isTerminal,
+            let box = unretainedDownstream
+        else {
+            lock.unlock()
+            subscribe(input)
+            return .none
+        }
+        // The returned demand is added to `demand`, which the next inner is asked for (demand carries over).
+        _ = deliverNowLocked(value, to: box)
+        endDirectDeliveryLocked()
         return .none
     }
 

@@ -246,6 +246,133 @@ import Testing
         #expect(recorder.completion == nil)
     }
 
+    // MARK: Scalar inners (`Just`, a `Result`'s publisher), read instead of subscribed to (`SwitchInner.receiveScalar`)
+
+    /// One scripted run: inners into the outer (a value, or with `nil` a failed inner), downstream requests in
+    /// between, maybe a completion of the outer. The same script runs with scalar inners (read directly when the
+    /// engine is idle) and with the same inners erased (always subscribed): the subscriber's events, the outer's
+    /// requests and cancels must be identical.
+    private struct ScalarScript: CustomStringConvertible {
+        enum Step: CustomStringConvertible {
+            case send(Int?)
+            case request(Int)
+            case finish, fail
+
+            var description: String {
+                switch self {
+                case .send(let value?): "send \(value)"
+                case .send(nil): "send a failed inner"
+                case .request(let count): "request \(count)"
+                case .finish: "finish"
+                case .fail: "fail"
+                }
+            }
+        }
+        var initial: Subscribers.Demand?
+        var perValue: Subscribers.Demand
+        var cancelOnValue: Int?
+        var steps: [Step]
+
+        var description: String {
+            "initial \(String(describing: initial)), perValue \(perValue), "
+                + "cancelOnValue \(String(describing: cancelOnValue)), steps \(steps)"
+        }
+
+        /// What the subscriber and the outer saw.
+        func run<Inner: Publisher>(_ inner: @escaping (Int?) -> Inner) -> String
+        where Inner.Output == Int, Inner.Failure == TestFailure {
+            let outer = CombiningProbe<Inner, TestFailure>()
+            let subscriber = HandWrittenSubscriber<Int, TestFailure>(
+                initial: initial, perValue: perValue, cancelOnValue: cancelOnValue)
+            outer.switchToLatest().subscribe(subscriber)
+            for step in steps {
+                switch step {
+                case .send(let value): outer.send(inner(value))
+                case .request(let count): subscriber.request(.max(count))
+                case .finish: outer.send(completion: .finished)
+                case .fail: outer.send(completion: .failure(.boom))
+                }
+            }
+            return "\(subscriber.events) | outer requests \(outer.requests), cancels \(outer.cancelCount)"
+        }
+
+        static func random(using random: inout SeededRandom, failedInners: Bool) -> ScalarScript {
+            let demands: [Subscribers.Demand?] = [nil, .max(1), .max(2), .max(3), .unlimited]
+            var steps: [Step] = []
+            for index in 0..<Int.random(in: 1...8, using: &random) {
+                let fails = failedInners && Int.random(in: 0..<5, using: &random) == 0
+                steps.append(.send(fails ? nil : index + 1))
+                if Bool.random(using: &random) { steps.append(.request(Int.random(in: 1...3, using: &random))) }
+            }
+            switch Int.random(in: 0..<4, using: &random) {
+            case 0: steps.append(.finish)
+            case 1: steps.append(.fail)
+            default: break
+            }
+            return ScalarScript(
+                initial: demands.randomElement(using: &random) ?? nil,
+                perValue: Bool.random(using: &random) ? .none : .max(1),
+                cancelOnValue: Int.random(in: 0...4, using: &random) == 0 ? nil : Int.random(in: 1...5, using: &random),
+                steps: steps)
+        }
+    }
+
+    @Test func justInnersAreSwitchedToExactlyAsSubscribedInnersWouldBe() {
+        var random = SeededRandom(state: 20_261_128)
+        var differences: [String] = []
+        for _ in 0..<400 {
+            let script = ScalarScript.random(using: &random, failedInners: false)
+            let read = script.run { Just($0 ?? 0).setFailureType(to: TestFailure.self) }
+            let subscribed = script.run { Just($0 ?? 0).setFailureType(to: TestFailure.self).eraseToAnyPublisher() }
+            if read != subscribed {
+                differences.append("\(script)\n  read:       \(read)\n  subscribed: \(subscribed)")
+            }
+        }
+        let firstDifference = differences.first
+        #expect(firstDifference == nil, "\(differences.count) of 400 scripts differ")
+    }
+
+    @Test func resultInnersAreSwitchedToExactlyAsSubscribedInnersWouldBe() {
+        var random = SeededRandom(state: 20_261_129)
+        var differences: [String] = []
+        func inner(_ value: Int?) -> Result<Int, TestFailure>.Publisher {
+            Result<Int, TestFailure>.Publisher(value.map { .success($0) } ?? .failure(.boom))
+        }
+        for _ in 0..<400 {
+            let script = ScalarScript.random(using: &random, failedInners: true)
+            let read = script.run(inner)
+            let subscribed = script.run { inner($0).eraseToAnyPublisher() }
+            if read != subscribed {
+                differences.append("\(script)\n  read:       \(read)\n  subscribed: \(subscribed)")
+            }
+        }
+        let firstDifference = differences.first
+        #expect(firstDifference == nil, "\(differences.count) of 400 scripts differ")
+    }
+
+    @Test func aJustInnerSentFromInsideTheDownstreamWaitsForTheValueBeingDelivered() {
+        let outer = PassthroughSubject<Just<Int>, Never>()
+        var received: [Int] = []
+        var cancellable: AnyCancellable?
+        cancellable = outer.switchToLatest().sink { value in
+            received.append(value)
+            if value == 1 { outer.send(Just(2)) }  // re-entrant: delivered after this call returns
+            received.append(-value)
+        }
+        outer.send(Just(1))
+        #expect(received == [1, -1, 2, -2])
+        cancellable?.cancel()
+    }
+
+    @Test func theDemandADeliveredJustValueReturnsCarriesOverToTheNextInner() {
+        let outer = PassthroughSubject<Just<Int>, Never>()
+        let subscriber = HandWrittenSubscriber<Int, Never>(initial: .max(1), perValue: .max(1))
+        outer.switchToLatest().subscribe(subscriber)
+        for value in 1...3 { outer.send(Just(value)) }
+        outer.send(completion: .finished)
+        #expect(subscriber.events == [.subscription, .value(1), .value(2), .value(3), .finished])
+    }
+
     // MARK: The handshake (as in Combine: the subscription goes down before the source is subscribed)
 
     @Test func switchToLatestHandsItsSubscriptionDownBeforeSubscribingItsSource() {
