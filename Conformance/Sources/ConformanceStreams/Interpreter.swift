@@ -193,6 +193,14 @@ enum Interpreter {
             #endif
             return stream.flatMap(maxPublishers: demand) { inner(kind, $0, clock) }.eraseToAnyPublisher()
         case .switchToLatest(let kind):
+            #if CONFORMANCE_STREAMS
+                if case .just = kind {
+                    // Typed as `Just` itself, as for `flatMap` above: Streams' switchToLatest then reads each inner's
+                    // value instead of subscribing to it, and this checks that path against OpenCombine.
+                    return stream.map { Just($0).setFailureType(to: TestFailure.self) }.switchToLatest()
+                        .eraseToAnyPublisher()
+                }
+            #endif
             return stream.map { inner(kind, $0, clock) }.switchToLatest().eraseToAnyPublisher()
         case .zip(let other), .merge(let other), .combineLatest(let other):
             #if CONFORMANCE_STREAMS
@@ -363,6 +371,10 @@ enum Interpreter {
             #endif
         case .flatMapLatest(let kind):
             #if CONFORMANCE_STREAMS
+                if case .just = kind {
+                    // Typed as `Just`, as for `switchToLatest` above: the scalar path of the same engine.
+                    return stream.flatMapLatest { Just($0).setFailureType(to: TestFailure.self) }.eraseToAnyPublisher()
+                }
                 return stream.flatMapLatest { inner(kind, $0, clock) }.eraseToAnyPublisher()
             #else
                 // What `flatMapLatest` is, exactly (Streams' own returns this very composition's type).
