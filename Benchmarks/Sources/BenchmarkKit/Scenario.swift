@@ -123,6 +123,12 @@ public enum Scenario: String, CaseIterable, Sendable {
     /// A one-shot batch: an array of 100 numbers → `.publisher` → `collect()` → sink, per batch.
     case sequenceCollect = "sequence-collect"
 
+    // Shapes a sweep of new shapes found slow (issue 24's twenty-ninth round).
+
+    /// A lookup answered from a cache: a `String` subject → `map` to a `Just` of the cached count → `switchToLatest`
+    /// → sink.
+    case switchToCached = "switch-to-cached"
+
     // Depth scaling: subject → N × map → sink; the cost of one stage is (depth-20 − depth-1) ÷ 19.
 
     /// subject → 1 × map → sink.
@@ -202,6 +208,7 @@ public enum Scenario: String, CaseIterable, Sendable {
         case .flatMapSerial: 1_000_000
         case .mapKeyPath, .objectWillChange: 1_000_000
         case .sequenceCollect: 100_000
+        case .switchToCached: 1_000_000
         case .search: 500_000
         case .tenStages, .chainErased, .stageScan, .stageRemoveDuplicates, .stageHandleEvents, .stagePrefix,
             .stageDropFirst, .stageTryMap, .stageCatch, .stageReplaceError, .stageCollect, .stageReplaceEmpty,
@@ -261,6 +268,7 @@ public enum Scenario: String, CaseIterable, Sendable {
         case .mapKeyPath: "per value"
         case .objectWillChange: "per change"
         case .sequenceCollect: "per batch of 100"
+        case .switchToCached: "per value"
         }
     }
 }

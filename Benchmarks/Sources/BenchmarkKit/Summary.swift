@@ -92,7 +92,7 @@ public enum Target {
         case .debounce, .throttle, .timeout, .delay, .receiveOn: 0.25
         case .search: 0.20
         // flatMap-shaped: the issue's flatMap target.
-        case .flatMap, .flatMapSerial: 0.12
+        case .flatMap, .flatMapSerial, .switchToCached: 0.12
         // Issue 8 set 0.5; issue 24 asks for 0.45 per live subscription.
         case .memoryHeap, .memoryResident, .memoryHeapStoredClosures, .memoryHeapStateful, .memoryHeapTimed: 0.45
         // No OpenCombine figure (merge, combineLatest) or no target set (values, sequence-collect).

@@ -72,6 +72,7 @@ func runAppShapedScenarios(_ runner: BenchmarkRunner) {
     runner.time(.mapKeyPath, mapKeyPath)
     runner.time(.objectWillChange, objectWillChange)
     runner.time(.sequenceCollect, sequenceCollect)
+    runner.time(.switchToCached, switchToCached)
     runner.time(.depth1, depth1)
     runner.time(.depth5, depth5)
     runner.time(.depth10, depth10)
@@ -548,6 +549,22 @@ func sequenceCollect(_ count: Int) -> UInt64 {
     for _ in 0..<count {
         _ = batch.publisher.collect().sink { total &+= UInt64($0.count) }
     }
+    return total
+}
+
+/// A lookup answered from a cache, as a view model switches to the latest query's result when it is at hand:
+/// queries → `map` to a `Just` of the cached count → `switchToLatest` → sink; `count` queries.
+func switchToCached(_ count: Int) -> UInt64 {
+    let cache = ["milk": 12, "bread": 7, "eggs": 30, "tea": 4]
+    let queries = ["milk", "bread", "eggs", "tea", "coffee"]
+    let query = PassthroughSubject<String, Never>()
+    var total: UInt64 = 0
+    let cancellable = query
+        .map { (text: String) -> Just<Int> in Just(cache[text] ?? 0) }
+        .switchToLatest()
+        .sink { total &+= UInt64($0) }
+    for index in 0..<count { query.send(queries[index % queries.count]) }
+    withExtendedLifetime(cancellable) {}
     return total
 }
 
