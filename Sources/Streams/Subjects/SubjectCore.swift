@@ -117,10 +117,23 @@ where Latest.Wrapped == Output, Pending.Wrapped == Subscribers.Completion<Failur
     @usableFromInline
     @exclusivity(unchecked)
     var onEmpty: (() -> Void)?
+    /// Queues a conduit's detach for the emitter and makes sure somebody handles it, as code specialised for this
+    /// subject's types (see ``detachQueued(_:slot:)``). A cancel reaches the subject unspecialised (a conduit's
+    /// `cancel()`, through `any Subscription`), where queueing a `SubjectEvent<Output, Failure>` looked up its generic
+    /// metadata at run time, two hash-table probes per cancel; a cancel from inside a delivery (`first()`,
+    /// `prefix(_:)`, `contains(where:)` on a subject) paid them every time. Formed in `init`, which client code
+    /// specialises; captures nothing. Called with the lock held; releases it. Immutable.
+    @usableFromInline
+    let queueDetach: (SubjectCore, ObjectIdentifier, UInt32) -> Void
 
     @inlinable
     init(current: Output?, replay: Int = 0, retiresWhenEmpty: Bool = false, kind: ConduitKind)
     where Latest == Output?, Pending == Subscribers.Completion<Failure>? {
+        queueDetach = { core, conduit, slot in
+            core.push(.detach(conduit, slot))
+            core.lock.unlock()
+            core.startEmitting()  // a drain it starts runs specialised too
+        }
         self.kind = kind
         heldCompletion = nil
         heldCurrent = current
@@ -260,9 +273,7 @@ where Latest.Wrapped == Output, Pending.Wrapped == Subscribers.Completion<Failur
     @usableFromInline
     @inline(never)
     func detachQueued(_ conduit: ObjectIdentifier, slot: UInt32) {
-        push(.detach(conduit, slot))
-        lock.unlock()
-        startEmitting()
+        queueDetach(self, conduit, slot)
     }
 
     /// A `CurrentValueSubject` conduit got demand: the emitter delivers its kept value if it has one.
