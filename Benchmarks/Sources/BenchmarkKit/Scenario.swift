@@ -128,6 +128,9 @@ public enum Scenario: String, CaseIterable, Sendable {
     /// A lookup answered from a cache: a `String` subject → `map` to a `Just` of the cached count → `switchToLatest`
     /// → sink.
     case switchToCached = "switch-to-cached"
+    /// Subscribe to a view model's state and cancel: a `CurrentValueSubject` of a `String` → `removeDuplicates` →
+    /// `map` → sink (the kept value is delivered at once), then cancel.
+    case subscribeCancelCurrentValue = "subscribe-cancel-current-value"
 
     // Depth scaling: subject → N × map → sink; the cost of one stage is (depth-20 − depth-1) ÷ 19.
 
@@ -204,7 +207,9 @@ public enum Scenario: String, CaseIterable, Sendable {
         case .flatMap: 500_000
         case .merge, .combineLatest: 1_000_000
         case .values: 200_000
-        case .subscribeCancelStateful, .subscribeCancelOneShot, .subscribeCancelFallible: 100_000
+        case .subscribeCancelStateful, .subscribeCancelOneShot, .subscribeCancelFallible,
+            .subscribeCancelCurrentValue:
+            100_000
         case .flatMapSerial: 1_000_000
         case .mapKeyPath, .objectWillChange: 1_000_000
         case .sequenceCollect: 100_000
@@ -252,7 +257,8 @@ public enum Scenario: String, CaseIterable, Sendable {
         case .live1k, .live10k, .live100k, .live1m: "per subscription (subscribe, one value, cancel)"
         case .fanOut1, .fanOut10, .fanOut100, .fanOut10k: "per delivery"
         case .chain, .sequence, .merge, .combineLatest, .values: "per value"
-        case .subscribeCancel, .subscribeCancelStateful, .subscribeCancelOneShot, .subscribeCancelFallible:
+        case .subscribeCancel, .subscribeCancelStateful, .subscribeCancelOneShot, .subscribeCancelFallible,
+            .subscribeCancelCurrentValue:
             "per subscribe+cancel"
         case .shareFanOut: "per delivery"
         case .debounce, .search, .throttle, .timeout, .delay, .receiveOn: "per input"

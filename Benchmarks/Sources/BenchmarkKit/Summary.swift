@@ -87,7 +87,9 @@ public enum Target {
             .last, .count,
             .containsWhere, .zip4, .buffer, .depth1, .depth5, .depth10, .depth20, .mapKeyPath, .objectWillChange:
             0.10
-        case .subscribeCancel, .subscribeCancelStateful, .subscribeCancelOneShot, .subscribeCancelFallible: 0.20
+        case .subscribeCancel, .subscribeCancelStateful, .subscribeCancelOneShot, .subscribeCancelFallible,
+            .subscribeCancelCurrentValue:
+            0.20
         // The issue sets debounce's; the other timing operators on virtual time are held to the same.
         case .debounce, .throttle, .timeout, .delay, .receiveOn: 0.25
         case .search: 0.20

@@ -73,6 +73,7 @@ func runAppShapedScenarios(_ runner: BenchmarkRunner) {
     runner.time(.objectWillChange, objectWillChange)
     runner.time(.sequenceCollect, sequenceCollect)
     runner.time(.switchToCached, switchToCached)
+    runner.time(.subscribeCancelCurrentValue, subscribeCancelCurrentValue)
     runner.time(.depth1, depth1)
     runner.time(.depth5, depth5)
     runner.time(.depth10, depth10)
@@ -566,6 +567,21 @@ func switchToCached(_ count: Int) -> UInt64 {
     for index in 0..<count { query.send(queries[index % queries.count]) }
     withExtendedLifetime(cancellable) {}
     return total
+}
+
+/// A view that appears and disappears: it subscribes to its view model's state (a `CurrentValueSubject`, whose value
+/// arrives at once) and cancels; `count` times.
+func subscribeCancelCurrentValue(_ count: Int) -> UInt64 {
+    let title = CurrentValueSubject<String, Never>("Groceries")
+    var length: UInt64 = 0
+    for _ in 0..<count {
+        let cancellable = title
+            .removeDuplicates()
+            .map { $0.uppercased() }
+            .sink { length &+= UInt64($0.utf8.count) }
+        cancellable.cancel()
+    }
+    return length
 }
 
 /// Batches of four handled one at a time (`maxPublishers: .max(1)`: the next batch is subscribed when the
