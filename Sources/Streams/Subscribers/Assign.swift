@@ -1,27 +1,48 @@
+import Synchronization
+
 extension Subscribers {
     /// A subscriber that writes each value to a key path of an object.
     ///
-    /// Holds the object strongly until cancelled or completed (as Combine does); cancel releases it.
-    /// - Threading: writes happen on the thread the publisher delivers on. The subscriber's own state (the upstream
-    ///   subscription and ``object``) is under `link`'s lock; the object itself is written without synchronisation.
+    /// Holds the object strongly until cancelled or completed (as Combine does); cancel releases it. A cancel
+    /// from inside a write (the object's setter cancels) releases it once that write returns, never under it.
+    /// - Threading: writes happen on the thread the publisher delivers on, serially. `cancel()` and ``object`` may
+    ///   be called from any thread; a value racing with a cancel may still be written, none after the cancel
+    ///   returns on the delivering thread. Writing a value takes no lock: a few atomic operations, no allocation
+    ///   (the subscriber is one object). The object itself is written without synchronisation.
     public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible, @unchecked Sendable {
         /// Never fails.
         public typealias Failure = Never
 
-        /// The upstream subscription, and the one lock of this subscriber: it guards `target`
-        /// (`@exclusivity(unchecked)`: each access is under it, or in `init`).
+        /// `waiting` → (`subscribing` →) `subscribed` → `terminal`, as a ``Subscribers/Sink``'s: whoever moves it
+        /// to `terminal` from `subscribed` owns `upstream`.
         @usableFromInline
-        let link = UpstreamLink()
-        /// The object written to; `nil` once completed or cancelled. Guarded by `link`'s lock.
+        let status = Atomic<UInt8>(SinkStatus.waiting)
+
+        /// Who is reading `target` now (the count in the low bits: a write, or ``object`` on any thread), plus
+        /// ``AssignReaders/releasing`` once a completion or cancel asked for the object to be let go. A reader
+        /// enters only while `releasing` is clear; the release happens exactly once, when `releasing` is set and
+        /// no reader is left: by the one that set it if nobody was reading, else by the last reader out.
+        @usableFromInline
+        let readers = Atomic<UInt32>(0)
+
+        /// The upstream subscription: written only while `subscribing`, taken only by the thread that ends the
+        /// subscriber from `subscribed` (see ``Subscribers/Sink``).
+        @usableFromInline
+        @exclusivity(unchecked)
+        var upstream = SubscriptionSlot()
+
+        /// The object written to; `nil` once released. Read only by a thread counted in `readers`, and set to
+        /// `nil` only by the one release, when `readers` holds no reader and lets none in.
         @usableFromInline
         @exclusivity(unchecked)
         var target: Root?
+
         /// The key path written on ``object``.
         public let keyPath: ReferenceWritableKeyPath<Root, Input>
 
         /// The object values are written to; `nil` once the subscriber has completed or been cancelled.
         @inlinable
-        public var object: Root? { link.withLock { target } }
+        public var object: Root? { read { $0 } }
 
         /// Creates a subscriber that assigns to `keyPath` on `object`.
         @inlinable
@@ -30,50 +51,99 @@ extension Subscribers {
             self.keyPath = keyPath
         }
 
-        /// Stores the subscription and requests `.unlimited`.
+        /// Stores the subscription and requests `.unlimited` (cancels it if one is already stored, or the
+        /// subscriber has ended).
         @inlinable
         public func receive(subscription: any Subscription) {
-            if link.attach(subscription) { subscription.request(.unlimited) }
+            guard
+                status.compareExchange(
+                    expected: SinkStatus.waiting, desired: SinkStatus.subscribing, ordering: .acquiring
+                ).exchanged
+            else {
+                subscription.cancel()
+                return
+            }
+            upstream.store(subscription)
+            guard
+                status.compareExchange(
+                    expected: SinkStatus.subscribing, desired: SinkStatus.subscribed, ordering: .releasing
+                ).exchanged
+            else {
+                // Cancelled while storing: the canceller left `upstream` to us.
+                upstream.clear()
+                subscription.cancel()
+                return
+            }
+            subscription.request(.unlimited)
         }
 
         /// Assigns the value.
         @inlinable
         public func receive(_ input: Input) -> Subscribers.Demand {
-            if let object = link.withLock({ target }) { object[keyPath: keyPath] = input }
+            let keyPath = self.keyPath
+            read { object in object[keyPath: keyPath] = input }
             return .none
         }
 
         /// Releases the object.
         @inlinable
         public func receive(completion: Subscribers.Completion<Never>) {
-            guard link.finish() else { return }
+            let previous = status.exchange(SinkStatus.terminal, ordering: .acquiringAndReleasing)
+            guard previous != SinkStatus.terminal else { return }
+            if previous == SinkStatus.subscribed { upstream.clear() }
             release()
         }
 
         /// Cancels upstream and releases the object.
         @inlinable
         public func cancel() {
-            link.lock()
-            let upstream = link.cancelLocked()
-            let released = target
-            target = nil
-            link.unlock()
-            upstream?.cancel()
-            _ = released  // released here, outside the lock
+            let previous = status.exchange(SinkStatus.terminal, ordering: .acquiringAndReleasing)
+            guard previous != SinkStatus.terminal else { return }
+            release()
+            if previous == SinkStatus.subscribed { upstream.take().cancel() }  // moved out, not copied
         }
 
+        /// Runs `body` on the object unless it has been released (then returns `nil`), as a counted reader.
+        @inlinable
+        func read<Result>(_ body: (Root) -> Result) -> Result? {
+            var current = readers.load(ordering: .relaxed)
+            while true {
+                guard current & AssignReaders.releasing == 0 else { return nil }
+                let (entered, found) = readers.weakCompareExchange(
+                    expected: current, desired: current &+ 1, successOrdering: .acquiring, failureOrdering: .relaxed)
+                if entered { break }
+                current = found
+            }
+            let result = target.map(body)
+            if readers.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue == AssignReaders.releasing {
+                releaseTarget()  // the last reader out after a release was asked for
+            }
+            return result
+        }
+
+        /// Asks for the object to be let go: now if nobody is reading it, else by the last reader out.
         @inlinable
         func release() {
-            let released = link.withLock { () -> Root? in
-                defer { target = nil }
-                return target
+            if readers.bitwiseOr(AssignReaders.releasing, ordering: .acquiringAndReleasing).oldValue == 0 {
+                releaseTarget()
             }
+        }
+
+        @usableFromInline
+        func releaseTarget() {
+            let released = target.take()
             _ = released
         }
 
         /// `Assign`.
         public var description: String { "Assign" }
     }
+}
+
+/// The flag in ``Subscribers/Assign``'s `readers` count.
+@usableFromInline
+enum AssignReaders {
+    @usableFromInline static let releasing: UInt32 = 1 << 31
 }
 
 extension Publisher where Failure == Never {

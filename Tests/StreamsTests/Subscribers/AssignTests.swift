@@ -1,5 +1,7 @@
+import Dispatch
 import Streams
 import StreamsTesting
+import Synchronization
 import Testing
 
 @Suite struct AssignTests {
@@ -74,5 +76,98 @@ import Testing
         assign.receive(subscription: upstream)
         #expect(upstream.cancelCount == 1)
         #expect(upstream.requests.isEmpty)
+    }
+
+    /// A model whose setter cancels the subscriber writing to it, as a view model that stops listening once a
+    /// value arrives does.
+    final class SelfCancellingModel: @unchecked Sendable {
+        var assign: Subscribers.Assign<SelfCancellingModel, Int>?
+        var objectDuringWrite: SelfCancellingModel??
+        var count = 0 {
+            didSet {
+                assign?.cancel()
+                objectDuringWrite = .some(assign?.object)
+            }
+        }
+    }
+
+    @Test func cancelFromInsideTheWriteReleasesTheObjectOnlyAfterTheWriteReturns() {
+        let subject = PassthroughSubject<Int, Never>()
+        weak var weakModel: SelfCancellingModel?
+        var assign: Subscribers.Assign<SelfCancellingModel, Int>?
+        do {
+            let model = SelfCancellingModel()
+            weakModel = model
+            assign = Subscribers.Assign(object: model, keyPath: \.count)
+            model.assign = assign
+            subject.subscribe(assign!)
+        }
+        #expect(weakModel != nil)  // held by the subscriber alone
+        subject.send(1)
+        // The write completed on a live object, and the cancel inside it already showed the object as gone.
+        #expect(assign?.object == nil)
+        #expect(weakModel == nil)  // released once the write returned (it held the only reference)
+        subject.send(2)  // nothing after the cancel
+        _ = assign
+    }
+
+    @Test func aCompletionRacingACancelReleasesTheObjectOnce() {
+        for _ in 0..<200 {
+            let subject = PassthroughSubject<Int, Never>()
+            weak var weakModel: Model?
+            var assign: Subscribers.Assign<Model, Int>?
+            do {
+                let model = Model()
+                weakModel = model
+                assign = Subscribers.Assign(object: model, keyPath: \Model.count)
+            }
+            let subscriber = assign!
+            subject.subscribe(subscriber)
+            DispatchQueue.concurrentPerform(iterations: 3) { thread in
+                switch thread {
+                case 0: subject.send(completion: .finished)
+                case 1: subscriber.cancel()
+                default: _ = subscriber.object
+                }
+            }
+            #expect(subscriber.object == nil)
+            #expect(weakModel == nil)
+            assign = nil
+        }
+    }
+
+    @Test func cancellingFromAnotherThreadWhileValuesArriveStopsTheWritesAndReleasesTheObject() {
+        // Writing a value takes no lock: a cancel and reads of `object` from other threads must still be safe
+        // (values racing with the cancel may be written; none after the sender sees the cancel).
+        for _ in 0..<20 {
+            let subject = PassthroughSubject<Int, Never>()
+            weak var weakModel: Model?
+            var assign: Subscribers.Assign<Model, Int>?
+            do {
+                let model = Model()
+                weakModel = model
+                assign = Subscribers.Assign(object: model, keyPath: \Model.count)
+            }
+            let subscriber = assign!
+            subject.subscribe(subscriber)
+            let cancelled = Atomic<Bool>(false)
+            DispatchQueue.concurrentPerform(iterations: 3) { thread in
+                switch thread {
+                case 0:
+                    for i in 1...2_000 { subject.send(i) }
+                case 1:
+                    subscriber.cancel()
+                    cancelled.store(true, ordering: .releasing)
+                default:
+                    for _ in 0..<500 { _ = subscriber.object }
+                }
+            }
+            let wasCancelled = cancelled.load(ordering: .acquiring)
+            #expect(wasCancelled)
+            #expect(subscriber.object == nil)
+            #expect(weakModel == nil)
+            subject.send(-1)  // after the cancel: nothing written, nothing to write to
+            assign = nil
+        }
     }
 }
