@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A property of a class whose changes are published: `$property` is a publisher of its value, and a change
 /// notifies the enclosing ``ObservableObject``'s `objectWillChange` first — Combine's `@Published`.
 ///
@@ -116,10 +118,16 @@ extension Streams.Publisher where Failure == Never {
 /// thread-safe itself.
 @usableFromInline
 final class PublishedBox<Value>: PublishedStorage, @unchecked Sendable {
-    /// The stored value, the will-change publisher and the kept subscriptions; guarded by its own lock
-    /// (never held while calling out).
+    /// The stored value and the kept subscriptions; guarded by its own lock (never held while calling out).
     @usableFromInline
     let state: Locked<State>
+    /// The enclosing object's will-change publisher, installed at most once (by ``install(_:)``); read without
+    /// a lock on every change. (`AtomicLazyReference` would do, but its `load()` is not inlinable: two generic
+    /// metadata lookups per change.)
+    /// Sound: the publisher stored here is retained by ``install(_:)`` and released only in `deinit`, so a
+    /// reference read from it is valid for as long as this storage is, which its reader keeps alive.
+    @usableFromInline
+    let willChange = Atomic<Unmanaged<ObservableObjectPublisher>?>(nil)
     /// What `$property` subscribers subscribe to; it publishes before `state.value` changes.
     @usableFromInline
     let subject: CurrentValueSubject<Value, Never>
@@ -128,8 +136,6 @@ final class PublishedBox<Value>: PublishedStorage, @unchecked Sendable {
     struct State {
         @usableFromInline
         var value: Value
-        @usableFromInline
-        var willChange: ObservableObjectPublisher?
         var kept: [AnyCancellable] = []
     }
 
@@ -145,8 +151,7 @@ final class PublishedBox<Value>: PublishedStorage, @unchecked Sendable {
     /// Publishes `newValue` (willChange, then `$property`), then stores it.
     @inlinable
     func set(_ newValue: Value) {
-        let willChange = state.withLock { $0.willChange }
-        willChange?.send()
+        willChange.load(ordering: .acquiring)?.takeUnretainedValue().send()
         subject.send(newValue)
         state.withLock { $0.value = newValue }
     }
@@ -156,12 +161,21 @@ final class PublishedBox<Value>: PublishedStorage, @unchecked Sendable {
         state.withLock { $0.kept.append(cancellable) }
     }
 
-    var willChangePublisher: ObservableObjectPublisher? { state.withLock { $0.willChange } }
+    var willChangePublisher: ObservableObjectPublisher? {
+        willChange.load(ordering: .acquiring)?.takeUnretainedValue()
+    }
 
     func install(_ publisher: ObservableObjectPublisher) {
-        state.withLock { state in
-            if state.willChange == nil { state.willChange = publisher }
-        }
+        // Sound: this retain is either stored (and balanced in `deinit`) or released at once below.
+        let retained = Unmanaged.passRetained(publisher)
+        let (stored, _) = willChange.compareExchange(
+            expected: nil, desired: retained, ordering: .acquiringAndReleasing)
+        if !stored { retained.release() }  // one was installed already: keep that one
+    }
+
+    deinit {
+        // Sound: the one retain `install(_:)` stored; nobody reads `willChange` once this storage is gone.
+        willChange.load(ordering: .acquiring)?.release()
     }
 }
 
