@@ -337,7 +337,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
         // `side` cannot have been reused meanwhile: its caller holds it, so it is not uniquely referenced.
         if side.isLive || more == .none {
             let isLive = side.isLive
-            drainLocked()
+            endDirectDeliveryLocked()
             return isLive ? more : .none
         }
         let forward = liveSubscriptionLocked()
