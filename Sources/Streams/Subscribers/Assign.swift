@@ -55,26 +55,7 @@ extension Subscribers {
         /// subscriber has ended).
         @inlinable
         public func receive(subscription: any Subscription) {
-            guard
-                status.compareExchange(
-                    expected: SinkStatus.waiting, desired: SinkStatus.subscribing, ordering: .acquiring
-                ).exchanged
-            else {
-                subscription.cancel()
-                return
-            }
-            upstream.store(subscription)
-            guard
-                status.compareExchange(
-                    expected: SinkStatus.subscribing, desired: SinkStatus.subscribed, ordering: .releasing
-                ).exchanged
-            else {
-                // Cancelled while storing: the canceller left `upstream` to us.
-                upstream.clear()
-                subscription.cancel()
-                return
-            }
-            subscription.request(.unlimited)
+            if SinkStatus.store(subscription, status: status, upstream: &upstream) { subscription.request(.unlimited) }
         }
 
         /// Assigns the value.

@@ -60,24 +60,7 @@ extension Subscribers {
         /// the sink has ended).
         @inlinable
         public func receive(subscription: any Subscription) {
-            guard
-                status.compareExchange(
-                    expected: Status.waiting, desired: Status.subscribing, ordering: .acquiring
-                ).exchanged
-            else {
-                subscription.cancel()
-                return
-            }
-            upstream.store(subscription)
-            let (stored, _) = status.compareExchange(
-                expected: Status.subscribing, desired: Status.subscribed, ordering: .releasing)
-            guard stored else {
-                // Cancelled while storing: the canceller left `upstream` to us.
-                upstream.clear()
-                subscription.cancel()
-                return
-            }
-            subscription.request(.unlimited)
+            if Status.store(subscription, status: status, upstream: &upstream) { subscription.request(.unlimited) }
         }
 
         /// Calls the value handler (unless cancelled).
@@ -178,14 +161,35 @@ extension Optional where Wrapped: ~Copyable {
     }
 }
 
-/// The states of a ``Subscribers/Sink`` (outside the generic class: it cannot hold static stored
-/// properties).
+/// The states of a ``Subscribers/Sink`` and a ``Subscribers/Assign`` (outside the generic classes: they cannot
+/// hold static stored properties).
 @usableFromInline
 enum SinkStatus {
     @usableFromInline static let waiting: UInt8 = 0
     @usableFromInline static let subscribing: UInt8 = 1
     @usableFromInline static let subscribed: UInt8 = 2
     @usableFromInline static let terminal: UInt8 = 3
+
+    /// The handshake of a subscriber with a status byte and an upstream slot: stores `subscription` in `upstream`
+    /// and returns `true` (the caller then asks it for values), or cancels it and returns `false` when one is
+    /// stored already or the subscriber has ended. `upstream` is written only while `subscribing`; a cancel that
+    /// comes meanwhile leaves it to this call, which clears it.
+    @inlinable
+    static func store(
+        _ subscription: any Subscription, status: borrowing Atomic<UInt8>, upstream: inout SubscriptionSlot
+    ) -> Bool {
+        guard status.compareExchange(expected: waiting, desired: subscribing, ordering: .acquiring).exchanged else {
+            subscription.cancel()
+            return false
+        }
+        upstream.store(subscription)
+        guard status.compareExchange(expected: subscribing, desired: subscribed, ordering: .releasing).exchanged else {
+            upstream.clear()
+            subscription.cancel()
+            return false
+        }
+        return true
+    }
 }
 
 extension Publisher {

@@ -114,15 +114,7 @@ import Testing
     @Test func aCompletionRacingACancelReleasesTheObjectOnce() {
         for _ in 0..<200 {
             let subject = PassthroughSubject<Int, Never>()
-            weak var weakModel: Model?
-            var assign: Subscribers.Assign<Model, Int>?
-            do {
-                let model = Model()
-                weakModel = model
-                assign = Subscribers.Assign(object: model, keyPath: \Model.count)
-            }
-            let subscriber = assign!
-            subject.subscribe(subscriber)
+            let (subscriber, isModelReleased) = assignHoldingTheOnlyModel(subscribedTo: subject)
             DispatchQueue.concurrentPerform(iterations: 3) { thread in
                 switch thread {
                 case 0: subject.send(completion: .finished)
@@ -131,8 +123,7 @@ import Testing
                 }
             }
             #expect(subscriber.object == nil)
-            #expect(weakModel == nil)
-            assign = nil
+            #expect(isModelReleased())
         }
     }
 
@@ -141,15 +132,7 @@ import Testing
         // (values racing with the cancel may be written; none after the sender sees the cancel).
         for _ in 0..<20 {
             let subject = PassthroughSubject<Int, Never>()
-            weak var weakModel: Model?
-            var assign: Subscribers.Assign<Model, Int>?
-            do {
-                let model = Model()
-                weakModel = model
-                assign = Subscribers.Assign(object: model, keyPath: \Model.count)
-            }
-            let subscriber = assign!
-            subject.subscribe(subscriber)
+            let (subscriber, isModelReleased) = assignHoldingTheOnlyModel(subscribedTo: subject)
             let cancelled = Atomic<Bool>(false)
             DispatchQueue.concurrentPerform(iterations: 3) { thread in
                 switch thread {
@@ -165,9 +148,18 @@ import Testing
             let wasCancelled = cancelled.load(ordering: .acquiring)
             #expect(wasCancelled)
             #expect(subscriber.object == nil)
-            #expect(weakModel == nil)
+            #expect(isModelReleased())
             subject.send(-1)  // after the cancel: nothing written, nothing to write to
-            assign = nil
         }
+    }
+
+    /// An `Assign` subscribed to `subject`, writing to a model that only it holds, and a check that the model is gone.
+    private func assignHoldingTheOnlyModel(
+        subscribedTo subject: PassthroughSubject<Int, Never>
+    ) -> (Subscribers.Assign<Model, Int>, isModelReleased: () -> Bool) {
+        let model = Model()
+        let assign = Subscribers.Assign(object: model, keyPath: \Model.count)
+        subject.subscribe(assign)
+        return (assign, { [weak model] in model == nil })
     }
 }
