@@ -117,22 +117,25 @@ struct HandleEventsHooks: StageHooks, @unchecked Sendable {
         }
     }
 
-    /// `nil` once the stream has ended. Its lock is taken only when `guardsRequests` (see above).
+    /// `nil` once the stream has ended. Its lock is taken only when `guardsRequests` (see above). No box at all
+    /// when there is neither closure (the common `handleEvents(receiveOutput:)`): nothing to run or release.
     @usableFromInline
-    let closures: Locked<Closures?>
+    let closures: Locked<Closures?>?
     /// Whether there is a `receiveRequest` closure, so that `willRequest` reads `closures` on any thread.
     @usableFromInline
     let guardsRequests: Bool
 
     @inlinable
     init(receiveCancel: (() -> Void)?, receiveRequest: ((Subscribers.Demand) -> Void)?) {
-        closures = Locked(Closures(receiveCancel: receiveCancel, receiveRequest: receiveRequest))
+        closures =
+            receiveCancel == nil && receiveRequest == nil
+            ? nil : Locked(Closures(receiveCancel: receiveCancel, receiveRequest: receiveRequest))
         guardsRequests = receiveRequest != nil
     }
 
     @inlinable
     func willRequest(_ demand: Subscribers.Demand) {
-        guard guardsRequests else { return }
+        guard guardsRequests, let closures else { return }
         closures.lock()
         let receiveRequest = closures.state?.receiveRequest
         closures.unlock()
@@ -141,10 +144,11 @@ struct HandleEventsHooks: StageHooks, @unchecked Sendable {
     @inlinable
     func willCancel() {
         // The thread that ended the link, before its `release`: nobody writes `closures` meanwhile.
-        closures.state?.receiveCancel?()
+        closures?.state?.receiveCancel?()
     }
     @inlinable
     func release() {
+        guard let closures else { return }
         guard guardsRequests else {
             closures.state = nil  // nobody else reads them (see above)
             return
