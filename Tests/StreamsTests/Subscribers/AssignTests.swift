@@ -1,7 +1,6 @@
 import Dispatch
 import Streams
 import StreamsTesting
-import Synchronization
 import Testing
 
 @Suite struct AssignTests {
@@ -82,11 +81,12 @@ import Testing
     /// value arrives does.
     final class SelfCancellingModel: @unchecked Sendable {
         var assign: Subscribers.Assign<SelfCancellingModel, Int>?
-        var objectDuringWrite: SelfCancellingModel??
+        /// Told, right after the cancel inside the write, whether the subscriber still shows its object.
+        var reportObjectAfterCancel: (Bool) -> Void = { _ in }
         var count = 0 {
             didSet {
                 assign?.cancel()
-                objectDuringWrite = .some(assign?.object)
+                reportObjectAfterCancel(assign?.object != nil)
             }
         }
     }
@@ -95,19 +95,24 @@ import Testing
         let subject = PassthroughSubject<Int, Never>()
         weak var weakModel: SelfCancellingModel?
         var assign: Subscribers.Assign<SelfCancellingModel, Int>?
+        var objectShownAfterCancel: [Bool] = []
         do {
             let model = SelfCancellingModel()
             weakModel = model
+            model.reportObjectAfterCancel = { objectShownAfterCancel.append($0) }
             assign = Subscribers.Assign(object: model, keyPath: \.count)
             model.assign = assign
             subject.subscribe(assign!)
         }
         #expect(weakModel != nil)  // held by the subscriber alone
         subject.send(1)
-        // The write completed on a live object, and the cancel inside it already showed the object as gone.
+        // Inside the write, the cancel already showed the object as gone; it was released once the write returned
+        // (the subscriber held the only reference).
+        #expect(objectShownAfterCancel == [false])
         #expect(assign?.object == nil)
-        #expect(weakModel == nil)  // released once the write returned (it held the only reference)
-        subject.send(2)  // nothing after the cancel
+        #expect(weakModel == nil)
+        subject.send(2)  // nothing after the cancel: no second write, no second report
+        #expect(objectShownAfterCancel == [false])
         _ = assign
     }
 
@@ -132,33 +137,43 @@ import Testing
         // (values racing with the cancel may be written; none after the sender sees the cancel).
         for _ in 0..<20 {
             let subject = PassthroughSubject<Int, Never>()
-            let (subscriber, isModelReleased) = assignHoldingTheOnlyModel(subscribedTo: subject)
-            let cancelled = Atomic<Bool>(false)
+            let writes = WriteCounter()
+            let (subscriber, isModelReleased) = assignHoldingTheOnlyModel(subscribedTo: subject, counting: writes)
             DispatchQueue.concurrentPerform(iterations: 3) { thread in
                 switch thread {
                 case 0:
                     for i in 1...2_000 { subject.send(i) }
                 case 1:
                     subscriber.cancel()
-                    cancelled.store(true, ordering: .releasing)
                 default:
                     for _ in 0..<500 { _ = subscriber.object }
                 }
             }
-            let wasCancelled = cancelled.load(ordering: .acquiring)
-            #expect(wasCancelled)
             #expect(subscriber.object == nil)
             #expect(isModelReleased())
-            subject.send(-1)  // after the cancel: nothing written, nothing to write to
+            let written = writes.count
+            subject.send(-1)  // after the cancel: nothing written
+            #expect(writes.count == written)
         }
+    }
+
+    /// Counts the writes to a ``CountedModel``; touched only by the (serial) writes and after they are over.
+    final class WriteCounter: @unchecked Sendable {
+        var count = 0
+    }
+
+    final class CountedModel: @unchecked Sendable {
+        let writes: WriteCounter
+        var count = 0 { didSet { writes.count += 1 } }
+        init(writes: WriteCounter) { self.writes = writes }
     }
 
     /// An `Assign` subscribed to `subject`, writing to a model that only it holds, and a check that the model is gone.
     private func assignHoldingTheOnlyModel(
-        subscribedTo subject: PassthroughSubject<Int, Never>
-    ) -> (Subscribers.Assign<Model, Int>, isModelReleased: () -> Bool) {
-        let model = Model()
-        let assign = Subscribers.Assign(object: model, keyPath: \Model.count)
+        subscribedTo subject: PassthroughSubject<Int, Never>, counting writes: WriteCounter = WriteCounter()
+    ) -> (Subscribers.Assign<CountedModel, Int>, isModelReleased: () -> Bool) {
+        let model = CountedModel(writes: writes)
+        let assign = Subscribers.Assign(object: model, keyPath: \CountedModel.count)
         subject.subscribe(assign)
         return (assign, { [weak model] in model == nil })
     }
