@@ -151,7 +151,7 @@ final class PublishedBox<Value>: PublishedStorage, @unchecked Sendable {
     /// Publishes `newValue` (willChange, then `$property`), then stores it.
     @inlinable
     func set(_ newValue: Value) {
-        willChange.load(ordering: .acquiring)?.takeUnretainedValue().send()
+        willChangePublisher?.send()
         subject.send(newValue)
         state.withLock { $0.value = newValue }
     }
@@ -161,6 +161,8 @@ final class PublishedBox<Value>: PublishedStorage, @unchecked Sendable {
         state.withLock { $0.kept.append(cancellable) }
     }
 
+    /// The installed will-change publisher, if any (see ``willChange``).
+    @inlinable
     var willChangePublisher: ObservableObjectPublisher? {
         willChange.load(ordering: .acquiring)?.takeUnretainedValue()
     }
