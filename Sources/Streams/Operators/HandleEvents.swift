@@ -88,16 +88,17 @@ extension Publishers {
 /// The closures `handleEvents` runs on a request or a cancel, before the link forwards it (see ``StageHooks``).
 /// A closure runs outside any lock.
 ///
-/// Who touches `closures`: the link calls `willCancel` and then `release` only on the thread that ended it, once
+/// Who touches the closures: the link calls `willCancel` and then `release` only on the thread that ended it, once
 /// (see ``StageHooks``), so those two need no lock between them; the only other reader is `willRequest`, on any
-/// thread. So:
-/// - without a `receiveRequest` closure (`guardsRequests` false), `willRequest` returns at once and reads
-///   nothing, and nothing is ever locked: a request, a cancel and the end of the stream cost no lock;
-/// - with one, `willRequest` reads under the lock, and `release` drops the closures under it. `willCancel`
-///   still reads without it: the only write, `release`'s, comes later on its own thread, and a concurrent
-///   `willRequest` only reads.
+/// thread. So the closures are kept in one of three ways (``Storage``):
+/// - neither closure (the common `handleEvents(receiveOutput:)`): nothing at all, nothing to run or release;
+/// - only `receiveCancel`: a plain box (``CancelClosure``), no lock: `willRequest` reads nothing, so a request, a
+///   cancel and the end of the stream cost no lock, and the subscription no mutex;
+/// - a `receiveRequest` closure: a ``Locked`` box; `willRequest` reads under the lock, and `release` drops the
+///   closures under it. `willCancel` still reads without it: the only write, `release`'s, comes later on its own
+///   thread, and a concurrent `willRequest` only reads.
 ///
-/// The closures sit in a struct of their own and are read through `state`, never passed through a generic
+/// The closures sit in a struct or class of their own and are read through it, never passed through a generic
 /// parameter (a tuple in `Locked<…>`, a result of `withLock`): a closure stored as a generic value is wrapped in
 /// a reabstraction thunk, one allocation each time it goes in or comes out.
 @usableFromInline
@@ -117,25 +118,46 @@ struct HandleEventsHooks: StageHooks, @unchecked Sendable {
         }
     }
 
-    /// `nil` once the stream has ended. Its lock is taken only when `guardsRequests` (see above). No box at all
-    /// when there is neither closure (the common `handleEvents(receiveOutput:)`): nothing to run or release.
+    /// A `receiveCancel` closure without a `receiveRequest` one: `nil` once the stream has ended. `@unchecked
+    /// Sendable`: sound, its one field is touched by one thread at a time, as `run` says.
     @usableFromInline
-    let closures: Locked<Closures?>?
-    /// Whether there is a `receiveRequest` closure, so that `willRequest` reads `closures` on any thread.
+    final class CancelClosure: @unchecked Sendable {
+        /// Sound without a lock or a dynamic exclusivity check (`@exclusivity(unchecked)`): written in `init`, then
+        /// read and cleared only by the one thread that ended the link, `willCancel` before `release` (see above).
+        @usableFromInline
+        @exclusivity(unchecked)
+        var run: (() -> Void)?
+
+        @inlinable
+        init(_ run: @escaping () -> Void) { self.run = run }
+    }
+
+    /// Where the closures are kept: see above.
     @usableFromInline
-    let guardsRequests: Bool
+    enum Storage {
+        case none
+        case cancelOnly(CancelClosure)
+        /// `nil` once the stream has ended; locked by `willRequest` and `release`.
+        case guarded(Locked<Closures?>)
+    }
+
+    @usableFromInline
+    let storage: Storage
 
     @inlinable
     init(receiveCancel: (() -> Void)?, receiveRequest: ((Subscribers.Demand) -> Void)?) {
-        closures =
-            receiveCancel == nil && receiveRequest == nil
-            ? nil : Locked(Closures(receiveCancel: receiveCancel, receiveRequest: receiveRequest))
-        guardsRequests = receiveRequest != nil
+        if receiveRequest != nil {
+            storage = .guarded(Locked(Closures(receiveCancel: receiveCancel, receiveRequest: receiveRequest)))
+        } else if let receiveCancel {
+            storage = .cancelOnly(CancelClosure(receiveCancel))
+        } else {
+            storage = .none
+        }
     }
 
     @inlinable
     func willRequest(_ demand: Subscribers.Demand) {
-        guard guardsRequests, let closures else { return }
+        guard case .guarded(let closures) = storage else { return }
         closures.lock()
         let receiveRequest = closures.state?.receiveRequest
         closures.unlock()
@@ -143,21 +165,25 @@ struct HandleEventsHooks: StageHooks, @unchecked Sendable {
     }
     @inlinable
     func willCancel() {
-        // The thread that ended the link, before its `release`: nobody writes `closures` meanwhile.
-        closures?.state?.receiveCancel?()
+        // The thread that ended the link, before its `release`: nobody writes the closures meanwhile.
+        switch storage {
+        case .none: break
+        case .cancelOnly(let box): box.run?()
+        case .guarded(let closures): closures.state?.receiveCancel?()
+        }
     }
     @inlinable
     func release() {
-        guard let closures else { return }
-        guard guardsRequests else {
-            closures.state = nil  // nobody else reads them (see above)
-            return
+        switch storage {
+        case .none: break
+        case .cancelOnly(let box): box.run = nil  // nobody else reads it (see above)
+        case .guarded(let closures):
+            closures.lock()
+            let released = closures.state
+            closures.state = nil
+            closures.unlock()
+            _ = released  // destroyed here, outside the lock
         }
-        closures.lock()
-        let released = closures.state
-        closures.state = nil
-        closures.unlock()
-        _ = released  // destroyed here, outside the lock
     }
 }
 
