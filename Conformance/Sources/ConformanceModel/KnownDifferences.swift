@@ -138,6 +138,29 @@ public struct KnownDifference: Sendable {
             guard streams.count >= 2, streams.first == openCombine[2], streams.last == openCombine[1] else { return false }
             return streams.dropFirst().dropLast().allSatisfy { $0.contains(" value ") }
         },
+        // OpenCombine's fault, read in its source: its buffer fails its subscriber before handing the subscription
+        // down (the tag above), and when that subscriber is the subject of a `multicast` or `share()`,
+        // `SubjectSubscriber.receive(completion:)` ignores a completion that comes before its subscription
+        // (`upstreamSubscription == nil`): the failure never reaches the subject's subscribers. Streams delivers it.
+        // Narrow: a buffer before a connectable stage, no completion in OpenCombine's log, and Streams' log that
+        // same log and then one failure.
+        KnownDifference(
+            tag: "opencombine-subject-drops-a-failure-before-its-subscription",
+            reason: "OpenCombine's buffer fails its subscriber before handing the subscription down, and when that subscriber is a multicast's or share()'s subject, OpenCombine ignores a completion that comes before the subject's subscription, so the failure never arrives; Streams delivers it"
+        ) { pipeline, streams, openCombine in
+            guard
+                let buffer = pipeline.stages.firstIndex(where: { if case .buffer = $0 { true } else { false } }),
+                pipeline.stages[(buffer + 1)...].contains(where: {
+                    switch $0 {
+                    case .share, .connectable: true
+                    default: false
+                    }
+                }),
+                completion(openCombine) == nil, let last = streams.last, last.contains(" failure "),
+                !streams.contains(where: isViolation), !openCombine.contains(where: isViolation)
+            else { return false }
+            return Array(streams.dropLast()) == openCombine
+        },
         // OpenCombine's fault, read in its source: `Publishers.Buffer`'s `Inner.drain()` pops up to the demand into
         // a local array and delivers those values with its lock released; a value sent into the source from inside
         // one of those `receive(_:)` calls enters a nested `drain()`, which delivers it at once, ahead of the values
