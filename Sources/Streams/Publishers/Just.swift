@@ -44,6 +44,11 @@ final class JustSubscription<Slot: OptionalSlot>: Subscription, CustomStringConv
     /// `idle` → `delivering` → `done`, or `idle` → `done` (cancelled); see ``JustState``.
     @usableFromInline
     let state = Atomic<UInt8>(JustState.idle)
+    /// The publisher it stands for, for ``description``: `Optional.Publisher` and `Result.Publisher` deliver their
+    /// value through this subscription too, and Combine names theirs "Optional" and "Once". One byte, in the
+    /// padding after `state`. Immutable.
+    @usableFromInline
+    let name: JustSubscriptionName
     /// The value; taken by the winner of `state`. Written in `init`, then only by the one thread whose atomic
     /// exchange moved `state` out of `idle`.
     @usableFromInline
@@ -57,8 +62,10 @@ final class JustSubscription<Slot: OptionalSlot>: Subscription, CustomStringConv
     var deliver: ((AnyObject) -> Void)?
 
     @inlinable
-    init<Downstream: Subscriber>(value: Downstream.Input, downstream: Downstream)
-    where Slot.Wrapped == Downstream.Input {
+    init<Downstream: Subscriber>(
+        value: Downstream.Input, downstream: Downstream, name: JustSubscriptionName = .just
+    ) where Slot.Wrapped == Downstream.Input {
+        self.name = name
         self.value = nil
         self.value.wrapped = value
         deliver = { object in
@@ -73,7 +80,7 @@ final class JustSubscription<Slot: OptionalSlot>: Subscription, CustomStringConv
     }
 
     @usableFromInline
-    var description: String { "Just" }
+    var description: String { name.rawValue }
 
     @inlinable
     func request(_ demand: Subscribers.Demand) {
@@ -104,6 +111,17 @@ final class JustSubscription<Slot: OptionalSlot>: Subscription, CustomStringConv
         swap(&closure, &deliver)
         _ = (dropped, closure)  // releases the value and the downstream
     }
+}
+
+/// What a ``JustSubscription`` calls itself: the name Combine gives the subscription of each publisher that
+/// delivers one value on request.
+@usableFromInline
+enum JustSubscriptionName: String, Sendable {
+    case just = "Just"
+    /// `Optional.Publisher` of a value.
+    case optional = "Optional"
+    /// `Result.Publisher` of a success (Combine's name, from its former `Publishers.Once`).
+    case once = "Once"
 }
 
 /// The states of a ``JustSubscription``.

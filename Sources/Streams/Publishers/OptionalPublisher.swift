@@ -30,7 +30,9 @@ extension Optional {
         @inlinable
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Wrapped, S.Failure == Never {
             switch output {
-            case .some(let value): Just(value).receive(subscriber: subscriber)
+            case .some(let value):
+                subscriber.receive(
+                    subscription: JustSubscription<Wrapped?>(value: value, downstream: copy subscriber, name: .optional))
             case .none: Empty<Wrapped, Never>().receive(subscriber: subscriber)
             }
         }
@@ -73,8 +75,8 @@ extension Result {
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Success, S.Failure == Failure {
             switch result {
             case .success(let value):
-                // Spelled out: `Just.setFailureType(to:)` is Combine's overload returning a `Result.Publisher`.
-                Publishers.SetFailureType<Just<Success>, Failure>(upstream: Just(value)).receive(subscriber: subscriber)
+                subscriber.receive(
+                    subscription: JustSubscription<Success?>(value: value, downstream: copy subscriber, name: .once))
             case .failure(let error): Fail<Success, Failure>(error: error).receive(subscriber: subscriber)
             }
         }

@@ -89,6 +89,15 @@ import Testing
         #expect(Optional<Int>.Publisher(nil) == Int?.none.publisher)
     }
 
+    /// `print()` and test failures name the subscription as Combine does: "Optional" for a value (not the `Just`
+    /// it is delivered like), "Empty" for `nil`.
+    @Test func theSubscriptionIsNamedAsInCombine() {
+        let value = Optional(1).publisher.record(demand: .none)
+        #expect(value.subscription.map { "\($0)" } == "Optional")
+        let none = Int?.none.publisher.record(demand: .none)
+        #expect(none.subscription.map { "\($0)" } == "Empty")
+    }
+
     /// Publishers of equal optionals are equal (`Equatable` when `Wrapped` is); different ones are not.
     @Test func publishersOfEqualOptionalsAreEqual() {
         #expect(Optional(1).publisher == Optional(1).publisher)

@@ -59,6 +59,18 @@ import Testing
         #expect(failure.values.isEmpty && failure.failure == .boom)
     }
 
+    /// `print()` and test failures name the subscription as Combine does: "Once" for a success (not the `Just` it
+    /// is delivered like), "Empty" for a failure.
+    @Test func aResultsSubscriptionIsNamedAsInCombine() {
+        let success = Result<Int, TestError>.success(1).publisher.record(demand: .none)
+        #expect(success.subscription.map { "\($0)" } == "Once")
+        #expect(success.values.isEmpty)
+        success.request(.max(1))
+        #expect(success.values == [1] && success.isFinished)
+        let failure = Result<Int, TestError>.failure(.boom).publisher.record(demand: .none)
+        #expect(failure.subscription.map { "\($0)" } == "Empty")
+    }
+
     /// Combine's encoding: a record holds its `recording`, which holds its `output` and its `completion`; a decoded
     /// record replays the same events.
     @Test func aRecordEncodesAsCombineDoesAndDecodesToTheSameReplay() throws {
