@@ -31,8 +31,9 @@ extension Optional {
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Wrapped, S.Failure == Never {
             switch output {
             case .some(let value):
-                subscriber.receive(
-                    subscription: JustSubscription<Wrapped?>(value: value, downstream: copy subscriber, name: .optional))
+                let subscription = JustSubscription<Wrapped?>(
+                    value: value, downstream: copy subscriber, name: .optional)
+                subscriber.receive(subscription: subscription)
             case .none: Empty<Wrapped, Never>().receive(subscriber: subscriber)
             }
         }
@@ -75,8 +76,8 @@ extension Result {
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Success, S.Failure == Failure {
             switch result {
             case .success(let value):
-                subscriber.receive(
-                    subscription: JustSubscription<Success?>(value: value, downstream: copy subscriber, name: .once))
+                let subscription = JustSubscription<Success?>(value: value, downstream: copy subscriber, name: .once)
+                subscriber.receive(subscription: subscription)
             case .failure(let error): Fail<Success, Failure>(error: error).receive(subscriber: subscriber)
             }
         }
