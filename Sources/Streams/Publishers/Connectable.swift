@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A publisher that starts publishing only when told to: subscribers attach first, then ``connect()``
 /// subscribes it to its upstream — Combine's `ConnectablePublisher`.
 ///
@@ -237,18 +239,15 @@ extension Publishers {
     }
 }
 
-/// A flag set once, from any thread (an atomic guard against leaving twice).
+/// A flag set once, from any thread (an atomic guard against leaving twice): one atomic exchange, no mutex.
 @usableFromInline
 final class OnceFlag: Sendable {
-    private let flag = Locked(false)
+    private let flag = Atomic<Bool>(false)
     @usableFromInline
     init() {}
     /// True for the first caller only.
     @usableFromInline
     func set() -> Bool {
-        flag.withLock { value in
-            defer { value = true }
-            return !value
-        }
+        !flag.exchange(true, ordering: .acquiringAndReleasing)
     }
 }
