@@ -7,6 +7,7 @@
 ///
 /// ```swift
 /// struct ZipPair<A, B>: CombiningState {       // a queue per source; a tuple once each has a value
+///     init() {}                                  // no values yet
 ///     static var name: String { "Zip" }
 ///     static var forwardsDemand: Bool { true }
 ///     mutating func next() -> (A, B)? { … }
@@ -17,6 +18,8 @@
 protocol CombiningState {
     /// What the operator publishes (a tuple of the sources' values).
     associatedtype Output
+    /// A state with no values: the start, and what replaces the state when the stream ends.
+    init()
     /// The operator's name, for `description` (`"CombineLatest"`, `"Zip"`).
     static var name: String { get }
     /// `true`: each source is asked for exactly what the downstream asks (`zip`: a tuple takes one value of
@@ -122,14 +125,11 @@ where
     @usableFromInline
     @exclusivity(unchecked)
     var held: HeldDownstream
-    /// The operator's values. Under `lock`; swapped for `emptyState` when the stream ends, so the values it
+    /// The operator's values. Under `lock`; replaced by an empty `State()` when the stream ends, so the values it
     /// holds are released at once (outside the lock).
     @usableFromInline
     @exclusivity(unchecked)
     var state: State
-    /// The state as it was at the start (no values): immutable.
-    @usableFromInline
-    let emptyState: State
     /// Each source's subscription, `nil` before it arrives and after the source ends; which sources have finished.
     /// Under `lock`.
     @usableFromInline
@@ -161,7 +161,6 @@ where
     init(state: State, count: Int, downstream: Downstream)
     where HeldDownstream == Downstream?, Pending == Subscribers.Completion<Failure>? {
         self.state = state
-        self.emptyState = state
         self.held = downstream
         heldCompletion = nil
         sources = CombiningSources(count: count)
@@ -273,7 +272,7 @@ where
         isTerminal = true
         let released = (downstream, state)
         downstream = nil
-        state = emptyState
+        state = State()
         pendingCompletion = nil
         let upstreams = sources.takeSubscriptions()
         lock.unlock()
@@ -291,7 +290,7 @@ where
         isTerminal = true
         pendingCompletion = completion
         let released = state
-        state = emptyState
+        state = State()
         let upstreams = sources.takeSubscriptions()
         let delivers = !isDelivering
         isDelivering = true
@@ -314,7 +313,7 @@ where
                 let target = downstream
                 downstream = nil
                 let released = state
-                state = emptyState
+                state = State()
                 lock.unlock()
                 _ = released
                 target?.receive(completion: completion)

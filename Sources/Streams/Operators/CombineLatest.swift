@@ -259,6 +259,8 @@ extension Publishers.CombineLatest4: Equatable where A: Equatable, B: Equatable,
 @usableFromInline
 protocol LatestSlots {
     associatedtype Output
+    /// No source has emitted yet.
+    init()
     /// The tuple of the latest values, or `nil` while some source has not emitted.
     var combined: Output? { get }
     /// Whether source `index` has not emitted yet.
@@ -366,6 +368,9 @@ struct LatestValues<Slots: LatestSlots>: CombiningState {
 
     @inlinable
     init(_ slots: Slots) { self.slots = slots }
+
+    @inlinable
+    init() { self.init(Slots()) }
 
     @inlinable
     static var name: String { "CombineLatest" }
