@@ -9,6 +9,10 @@ extension Subscribers {
     ///   be called from any thread; a value racing with a cancel may still be written, none after the cancel
     ///   returns on the delivering thread. Writing a value takes no lock: a few atomic operations, no allocation
     ///   (the subscriber is one object). The object itself is written without synchronisation.
+    /// - Performance: a key path written as a literal where the subscriber is made (`assign(to: \.title, on:
+    ///   model)`) is compiled into a direct write to the property (or a call of its setter); a key path held in a
+    ///   variable goes through the runtime's generic key-path write on every value, as in Combine (some hundred
+    ///   nanoseconds: an allocation, a type-metadata lookup).
     public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible, @unchecked Sendable {
         /// Never fails.
         public typealias Failure = Never
@@ -38,7 +42,16 @@ extension Subscribers {
         var target: Root?
 
         /// The key path written on ``object``.
-        public let keyPath: ReferenceWritableKeyPath<Root, Input>
+        @inlinable
+        public var keyPath: ReferenceWritableKeyPath<Root, Input> { keyPathSource() }
+
+        /// Returns the key path: the one closure that captures it (see `init`). Immutable.
+        @usableFromInline
+        let keyPathSource: () -> ReferenceWritableKeyPath<Root, Input>
+
+        /// Writes a value to the object through the key path, which it gets from `keyPathSource`. Immutable.
+        @usableFromInline
+        let write: (Root, Input) -> Void
 
         /// The object values are written to; `nil` once the subscriber has completed or been cancelled.
         @inlinable
@@ -46,9 +59,20 @@ extension Subscribers {
 
         /// Creates a subscriber that assigns to `keyPath` on `object`.
         @inlinable
-        public init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>) {
+        @inline(__always)  // where the key path is a literal (see the comment below)
+        public init(object: Root, keyPath: consuming ReferenceWritableKeyPath<Root, Input>) {
             target = object
-            self.keyPath = keyPath
+            // The key path has one use, `keyPathSource`'s capture (consumed, not copied: a copy's retain and release
+            // would count as uses), and `write` calls that closure rather than capturing the key path too. Inlined
+            // where `keyPath` is a literal, the optimiser then copies the literal into the closures (its
+            // constant-capture propagation takes a key path only with a single use) and compiles the write into a
+            // direct access to the property, instead of the runtime's key-path projection on every value (an
+            // allocation and a metadata lookup: subject → `map` → `assign(to:on:)`, about 1,640 instructions per
+            // value before, 300 after). Storing the key path in a field as well would be a second use.
+            let path = consume keyPath
+            let keyPathSource = { path }
+            self.keyPathSource = keyPathSource
+            write = { object, input in object[keyPath: keyPathSource()] = input }
         }
 
         /// Stores the subscription and requests `.unlimited` (cancels it if one is already stored, or the
@@ -61,8 +85,8 @@ extension Subscribers {
         /// Assigns the value.
         @inlinable
         public func receive(_ input: Input) -> Subscribers.Demand {
-            let keyPath = self.keyPath
-            read { object in object[keyPath: keyPath] = input }
+            let write = self.write
+            read { object in write(object, input) }
             return .none
         }
 
@@ -121,6 +145,13 @@ extension Subscribers {
     }
 }
 
+extension Subscribers.Assign: CustomReflectable {
+    /// The object (`nil` once released) and the key path, as in Combine; not the subscriber's atomics and closures.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["object": object as Any, "keyPath": keyPath], displayStyle: .class)
+    }
+}
+
 /// The flag in ``Subscribers/Assign``'s `readers` count.
 @usableFromInline
 enum AssignReaders {
@@ -134,7 +165,10 @@ extension Publisher where Failure == Never {
     /// let c = subject.assign(to: \.title, on: model)
     /// ```
     @inlinable
-    public func assign<Root>(to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root) -> AnyCancellable {
+    @inline(__always)  // where the key path is a literal: see `Subscribers.Assign.init(object:keyPath:)`
+    public func assign<Root>(
+        to keyPath: consuming ReferenceWritableKeyPath<Root, Output>, on object: Root
+    ) -> AnyCancellable {
         let assign = Subscribers.Assign(object: object, keyPath: keyPath)
         subscribe(assign)
         return ObjectCancellable(assign)

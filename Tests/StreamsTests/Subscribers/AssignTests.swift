@@ -23,6 +23,93 @@ import Testing
 
     final class Model: @unchecked Sendable { var count = 0 }
 
+    /// Every kind of property a key path can write: stored, observed, computed, a struct's inside the object, an
+    /// optional one set to `nil`, and a subclass's overridden one; written literally or held in a variable. (A
+    /// literal key path is compiled into a direct write: see ``Subscribers/Assign``; the result must be the same.)
+    final class Settings: @unchecked Sendable {
+        struct Volume { var level = 0 }
+        var stored = 0
+        var observedWrites: [Int] = []
+        var observed = 0 { didSet { observedWrites.append(observed) } }
+        var doubled: Int {
+            get { stored * 2 }
+            set { stored = newValue / 2 }
+        }
+        var volume = Volume()
+        var note: String? = "draft"
+    }
+
+    @Test func assignWritesThroughEveryKindOfKeyPath() {
+        let numbers = PassthroughSubject<Int, Never>()
+        let notes = PassthroughSubject<String?, Never>()
+        let settings = Settings()
+        let heldPath: ReferenceWritableKeyPath<Settings, Int> = \.stored
+        let pathName = "stored"
+        let variablePath = pathName == "stored" ? heldPath : \Settings.observed
+        var cancellables: [AnyCancellable] = []
+        numbers.assign(to: \.observed, on: settings).store(in: &cancellables)
+        numbers.map { $0 + 100 }.assign(to: \.volume.level, on: settings).store(in: &cancellables)
+        notes.assign(to: \.note, on: settings).store(in: &cancellables)
+        numbers.send(3)
+        numbers.send(4)
+        notes.send(nil)
+        #expect(settings.observedWrites == [3, 4])
+        #expect(settings.volume.level == 104)
+        #expect(settings.note == nil)
+        notes.send("kept")
+        #expect(settings.note == "kept")
+
+        let computed = PassthroughSubject<Int, Never>()
+        computed.assign(to: \.doubled, on: settings).store(in: &cancellables)
+        computed.send(10)
+        #expect(settings.stored == 5)
+        let viaVariable = PassthroughSubject<Int, Never>()
+        viaVariable.assign(to: variablePath, on: settings).store(in: &cancellables)
+        viaVariable.send(7)
+        #expect(settings.stored == 7)
+        cancellables.removeAll()
+        numbers.send(9)  // cancelled: nothing written
+        #expect(settings.observedWrites == [3, 4])
+    }
+
+    class Counter: @unchecked Sendable { var count = 0 }
+    final class LoggingCounter: Counter, @unchecked Sendable {
+        var log: [Int] = []
+        override var count: Int { didSet { log.append(count) } }
+    }
+
+    @Test func assignToABaseClassKeyPathWritesTheSubclassOverride() {
+        let subject = PassthroughSubject<Int, Never>()
+        let counter = LoggingCounter()
+        let cancellable = subject.assign(to: \Counter.count, on: counter as Counter)
+        subject.send(1)
+        subject.send(2)
+        #expect(counter.log == [1, 2])
+        cancellable.cancel()
+    }
+
+    @Test func anAssignGivesBackTheKeyPathItWasMadeWith() {
+        let literal = Subscribers.Assign(object: Settings(), keyPath: \Settings.volume.level)
+        #expect(literal.keyPath == \Settings.volume.level)
+        let held: ReferenceWritableKeyPath<Settings, Int> = \.observed
+        let variable = Subscribers.Assign(object: Settings(), keyPath: [held][0])
+        #expect(variable.keyPath == \Settings.observed)
+        #expect(variable.keyPath != \Settings.stored)
+    }
+
+    @Test func aDumpedAssignShowsItsObjectAndKeyPath() {
+        let settings = Settings()
+        let assign = Subscribers.Assign(object: settings, keyPath: \Settings.stored)
+        let children = Mirror(reflecting: assign).children.map { $0.label }
+        #expect(children == ["object", "keyPath"])
+        var text = ""
+        dump(assign, to: &text)
+        #expect(text.contains("keyPath"))
+        #expect(text.contains("Settings"))
+        assign.cancel()
+        #expect(Mirror(reflecting: assign).children.first.map { "\($0.value)" } == "nil")
+    }
+
     @Test func assignAsksForEverythingOnceAndExposesItsObjectAndKeyPath() {
         let model = Model()
         let assign = Subscribers.Assign(object: model, keyPath: \Model.count)
