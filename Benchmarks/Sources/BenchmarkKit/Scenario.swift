@@ -128,6 +128,11 @@ public enum Scenario: String, CaseIterable, Sendable {
     /// A lookup answered from a cache: a `String` subject → `map` to a `Just` of the cached count → `switchToLatest`
     /// → sink.
     case switchToCached = "switch-to-cached"
+
+    // Shapes a sweep of new shapes found slow (issue 24's thirty-second round).
+
+    /// A view's field bound to a stream: subject → `map` → `assign(to: \.percent, on: model)`, the model a class.
+    case assign = "assign"
     /// Subscribe to a view model's state and cancel: a `CurrentValueSubject` of a `String` → `removeDuplicates` →
     /// `map` → sink (the kept value is delivered at once), then cancel.
     case subscribeCancelCurrentValue = "subscribe-cancel-current-value"
@@ -214,6 +219,7 @@ public enum Scenario: String, CaseIterable, Sendable {
         case .mapKeyPath, .objectWillChange: 1_000_000
         case .sequenceCollect: 100_000
         case .switchToCached: 1_000_000
+        case .assign: 1_000_000
         case .search: 500_000
         case .tenStages, .chainErased, .stageScan, .stageRemoveDuplicates, .stageHandleEvents, .stagePrefix,
             .stageDropFirst, .stageTryMap, .stageCatch, .stageReplaceError, .stageCollect, .stageReplaceEmpty,
@@ -275,6 +281,7 @@ public enum Scenario: String, CaseIterable, Sendable {
         case .objectWillChange: "per change"
         case .sequenceCollect: "per batch of 100"
         case .switchToCached: "per value"
+        case .assign: "per value"
         }
     }
 }

@@ -85,7 +85,8 @@ public enum Target {
             .stageReplaceEmpty, .stagePrefixUntilOutput, .currentValueSubject, .published, .multicast,
             .tryChain,
             .last, .count,
-            .containsWhere, .zip4, .buffer, .depth1, .depth5, .depth10, .depth20, .mapKeyPath, .objectWillChange:
+            .containsWhere, .zip4, .buffer, .depth1, .depth5, .depth10, .depth20, .mapKeyPath, .objectWillChange,
+            .assign:
             0.10
         case .subscribeCancel, .subscribeCancelStateful, .subscribeCancelOneShot, .subscribeCancelFallible,
             .subscribeCancelCurrentValue:

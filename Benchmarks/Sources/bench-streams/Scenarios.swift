@@ -73,6 +73,7 @@ func runAppShapedScenarios(_ runner: BenchmarkRunner) {
     runner.time(.objectWillChange, objectWillChange)
     runner.time(.sequenceCollect, sequenceCollect)
     runner.time(.switchToCached, switchToCached)
+    runner.time(.assign, assign)
     runner.time(.subscribeCancelCurrentValue, subscribeCancelCurrentValue)
     runner.time(.depth1, depth1)
     runner.time(.depth5, depth5)
@@ -526,6 +527,26 @@ struct BenchItem {
     var id: Int
     var name: String
     var price: Int
+}
+
+/// A download's progress shown by a view: bytes received → percent → `assign(to:on:)` the view's model, which the
+/// view reads after each update; `count` updates.
+func assign(_ count: Int) -> UInt64 {
+    let received = PassthroughSubject<Int, Never>()
+    let progress = BenchProgress()
+    var shown: UInt64 = 0
+    let cancellable = received.map { $0 * 100 / 1_048_576 }.assign(to: \.percent, on: progress)
+    for bytes in 0..<count {
+        received.send(bytes)
+        shown &+= UInt64(progress.percent)
+    }
+    withExtendedLifetime(cancellable) {}
+    return shown
+}
+
+/// The model `assign` writes to: a class, as a view model is.
+final class BenchProgress {
+    var percent = 0
 }
 
 /// A view model whose `@Published` property the app sets; a view watches `objectWillChange`.
