@@ -23,9 +23,10 @@ import Testing
 
     final class Model: @unchecked Sendable { var count = 0 }
 
-    /// Every kind of property a key path can write: stored, observed, computed, a struct's inside the object, an
-    /// optional one set to `nil`, and a subclass's overridden one; written literally or held in a variable. (A
-    /// literal key path is compiled into a direct write: see ``Subscribers/Assign``; the result must be the same.)
+    /// Every kind of property a key path can write: stored, observed, computed, a struct's inside the object and an
+    /// optional one set to `nil` (a subclass's override: the test after the next), written literally or held in a
+    /// variable. (A literal key path is compiled into a direct write: see ``Subscribers/Assign``; the result must be
+    /// the same.)
     final class Settings: @unchecked Sendable {
         struct Volume { var level = 0 }
         var stored = 0
