@@ -42,16 +42,15 @@ extension Subscribers {
         var target: Root?
 
         /// The key path written on ``object``.
-        @inlinable
-        public var keyPath: ReferenceWritableKeyPath<Root, Input> { keyPathSource() }
+        public var keyPath: ReferenceWritableKeyPath<Root, Input> {
+            guard let keyPath = access(nil, nil) else { preconditionFailure("access returns its key path for nil") }
+            return keyPath
+        }
 
-        /// Returns the key path: the one closure that captures it (see `init`). Immutable.
+        /// Given an object and a value, writes the value to the object through the key path and returns `nil`;
+        /// given neither, returns the key path (see `init`). One closure, one word pair in the object. Immutable.
         @usableFromInline
-        let keyPathSource: () -> ReferenceWritableKeyPath<Root, Input>
-
-        /// Writes a value to the object through the key path, which it gets from `keyPathSource`. Immutable.
-        @usableFromInline
-        let write: (Root, Input) -> Void
+        let access: (Root?, Input?) -> ReferenceWritableKeyPath<Root, Input>?
 
         /// The object values are written to; `nil` once the subscriber has completed or been cancelled.
         @inlinable
@@ -63,16 +62,21 @@ extension Subscribers {
         public init(object: Root, keyPath: consuming ReferenceWritableKeyPath<Root, Input>) {
             target = object
             // The key path has one use, `keyPathSource`'s capture (consumed, not copied: a copy's retain and release
-            // would count as uses), and `write` calls that closure rather than capturing the key path too. Inlined
-            // where `keyPath` is a literal, the optimiser then copies the literal into the closures (its
+            // would count as uses), and `access` calls that closure rather than capturing the key path itself.
+            // Inlined where `keyPath` is a literal, the optimiser then copies the literal into the closures (its
             // constant-capture propagation takes a key path only with a single use) and compiles the write into a
             // direct access to the property, instead of the runtime's key-path projection on every value (an
             // allocation and a metadata lookup: subject → `map` → `assign(to:on:)`, about 1,640 instructions per
-            // value before, 300 after). Storing the key path in a field as well would be a second use.
+            // value before, 410 after). Storing the key path as well would be a second use; a second stored closure
+            // for `keyPath` would cost 16 bytes per subscriber (a larger heap chunk); `access` returning a captured
+            // key path itself would create that key path on every write.
             let path = consume keyPath
             let keyPathSource = { path }
-            self.keyPathSource = keyPathSource
-            write = { object, input in object[keyPath: keyPathSource()] = input }
+            access = { object, input in
+                guard let object, let input else { return keyPathSource() }
+                object[keyPath: keyPathSource()] = input
+                return nil
+            }
         }
 
         /// Stores the subscription and requests `.unlimited` (cancels it if one is already stored, or the
@@ -85,8 +89,8 @@ extension Subscribers {
         /// Assigns the value.
         @inlinable
         public func receive(_ input: Input) -> Subscribers.Demand {
-            let write = self.write
-            read { object in write(object, input) }
+            let access = self.access
+            read { object in _ = access(object, input) }
             return .none
         }
 
