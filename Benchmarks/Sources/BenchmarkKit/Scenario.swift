@@ -128,14 +128,14 @@ public enum Scenario: String, CaseIterable, Sendable {
     /// A lookup answered from a cache: a `String` subject → `map` to a `Just` of the cached count → `switchToLatest`
     /// → sink.
     case switchToCached = "switch-to-cached"
+    /// Subscribe to a view model's state and cancel: a `CurrentValueSubject` of a `String` → `removeDuplicates` →
+    /// `map` → sink (the kept value is delivered at once), then cancel.
+    case subscribeCancelCurrentValue = "subscribe-cancel-current-value"
 
     // Shapes a sweep of new shapes found slow (issue 24's thirty-second round).
 
     /// A view's field bound to a stream: subject → `map` → `assign(to: \.percent, on: model)`, the model a class.
     case assign = "assign"
-    /// Subscribe to a view model's state and cancel: a `CurrentValueSubject` of a `String` → `removeDuplicates` →
-    /// `map` → sink (the kept value is delivered at once), then cancel.
-    case subscribeCancelCurrentValue = "subscribe-cancel-current-value"
 
     // Depth scaling: subject → N × map → sink; the cost of one stage is (depth-20 − depth-1) ÷ 19.
 
