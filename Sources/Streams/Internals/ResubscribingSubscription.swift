@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The engine of the retrying operators (`retry(_:)`, `retry(maxRetries:backoff:scheduler:shouldRetry:)`,
 /// `retry(when:)`): the one subscription they give downstream, which subscribes to the upstream once per
 /// *attempt*. A subclass decides what a failed attempt leads to (``attemptFailed(_:)``) and what else it holds
@@ -5,6 +7,10 @@
 ///
 /// - Attempts: each subscribes an ``Attempt`` stamped with a generation number; events from any attempt but
 ///   the current one are ignored.
+/// - Values take no lock: each ``Attempt`` holds the downstream itself (as a stage does, see ``StageLink``), and a
+///   value costs one relaxed load of ``activeGeneration`` and, unless the demand is unlimited, one atomic update of
+///   ``demand``. Combine's contract serialises an attempt's calls, and an attempt's values all come before its
+///   completion, which comes before the next attempt is subscribed: the downstream is never called concurrently.
 /// - Re-subscription is a loop (a trampoline): ``resubscribe()`` called while `upstream.receive(subscriber:)`
 ///   is still running (an upstream that fails synchronously, answered synchronously) only sets
 ///   `resubscribeRequested`, and the loop subscribes again once that call has returned, so the stack never
@@ -13,10 +19,11 @@
 /// - Ending: ``end(with:)`` clears everything once (cancel, completion, or a subclass's decision), cancels the
 ///   running attempt and what the subclass releases, then completes the downstream if asked.
 ///
-/// Every `var` is guarded by `lock`, in this class and in its subclasses; `upstream`, `downstream` are
-/// released when the subscription ends. Nothing is called while `lock` is held. The stored properties are `final`:
-/// a subclass could otherwise override them, and every access would be a dynamic call to an unspecialised getter
-/// (a generic metadata lookup per value). The publisher and the subscriber are kept in ``OptionalSlot`` parameters
+/// Every `var` is guarded by `lock`, in this class and in its subclasses; the two atomics are written under it and
+/// read without it by values; `upstream`, `downstream` are released when the subscription ends (an attempt's copy of
+/// the downstream when its upstream lets go of it, which the cancel of its subscription makes it do). Nothing is
+/// called while `lock` is held. The stored properties are `final`: a subclass could otherwise override them, and
+/// every access would be a dynamic call to an unspecialised getter (a generic metadata lookup per value). The publisher and the subscriber are kept in ``OptionalSlot`` parameters
 /// (`HeldUpstream` is `Upstream?`, `HeldDownstream` is `Downstream?`), so the unspecialised `deinit` destroys them
 /// without a metadata lookup.
 @usableFromInline
@@ -41,23 +48,38 @@ where
         let parent: ResubscribingSubscription
         @usableFromInline
         let generation: Int
+        /// The operator's subscriber, this attempt's own copy: values reach it without the parent's lock.
+        @usableFromInline
+        let downstream: Downstream
 
         @inlinable
-        init(parent: ResubscribingSubscription, generation: Int) {
+        init(parent: ResubscribingSubscription, generation: Int, downstream: Downstream) {
             self.parent = parent
             self.generation = generation
+            self.downstream = downstream
         }
 
         @inlinable
         func receive(subscription: any Subscription) { parent.attempt(generation, received: subscription) }
         @inlinable
-        func receive(_ input: Input) -> Subscribers.Demand { parent.attempt(generation, received: input) }
+        func receive(_ input: Input) -> Subscribers.Demand {
+            parent.attempt(generation, received: input, to: downstream)
+        }
         @inlinable
         func receive(completion: Subscribers.Completion<Failure>) { parent.attempt(generation, ended: completion) }
     }
 
     @usableFromInline
     let lock = Lock()
+    /// The attempt whose events are accepted; 0 between attempts and once ended (generations start at 1). Written
+    /// under `lock`; read without it by each value (relaxed: the value carries nothing else it must see).
+    @usableFromInline
+    let activeGeneration = Atomic<Int>(0)
+    /// Requested by downstream and not yet delivered, raw (`UInt.max` = unlimited). Added to under `lock` (a request,
+    /// so that a new attempt's subscription and a request agree on who asks the attempt for it); each value takes one
+    /// and adds back what its delivery returned, without the lock.
+    @usableFromInline
+    let demand = Atomic<UInt>(0)
     // Everything below is guarded by `lock`. `downstream == nil` (``HoldsDownstreamInSlot/downstream``) means ended
     // (completed or cancelled); `heldUpstream` is ``upstream``.
     @usableFromInline
@@ -66,17 +88,10 @@ where
     @usableFromInline
     @exclusivity(unchecked)
     final var held: HeldDownstream
-    /// Requested by downstream and not yet delivered. Guarded by `lock`, like the `var`s below.
-    @usableFromInline
-    @exclusivity(unchecked)
-    final var demand = Subscribers.Demand.none
+    /// The last attempt's generation. Guarded by `lock`, like the `var`s below.
     @usableFromInline
     @exclusivity(unchecked)
     final var generation = 0
-    /// The attempt whose events are accepted; `nil` between attempts. Guarded by `lock`, like the `var`s below.
-    @usableFromInline
-    @exclusivity(unchecked)
-    final var activeGeneration: Int?
     @usableFromInline
     @exclusivity(unchecked)
     final var upstreamSubscription: (any Subscription & AnyObject)?
@@ -156,7 +171,7 @@ where
     final func requestNow(_ more: Subscribers.Demand) {
         lock.lock()
         guard downstream != nil else { return lock.unlock() }
-        demand += more
+        demand.addDemand(more)
         let subscription = upstreamSubscription
         lock.unlock()
         subscription?.request(more)
@@ -174,7 +189,7 @@ where
         self.downstream = nil
         upstream = nil
         upstreamSubscription = nil
-        activeGeneration = nil
+        activeGeneration.store(0, ordering: .relaxed)
         lock.unlock()
         subscription?.cancel()
         released.timer.cancel()
@@ -196,11 +211,11 @@ where
         }
         isSubscribing = true
         while true {
-            guard downstream != nil, let upstream else { break }
+            guard let downstream, let upstream else { break }
             generation += 1
-            activeGeneration = generation
+            activeGeneration.store(generation, ordering: .relaxed)
             resubscribeRequested = false
-            let attempt = Attempt(parent: self, generation: generation)
+            let attempt = Attempt(parent: self, generation: generation, downstream: downstream)
             lock.unlock()
             upstream.receive(subscriber: attempt)
             lock.lock()
@@ -213,32 +228,26 @@ where
     @inlinable
     final func attempt(_ generation: Int, received subscription: any Subscription) {
         lock.lock()
-        guard activeGeneration == generation, downstream != nil, upstreamSubscription == nil else {
+        guard activeGeneration.load(ordering: .relaxed) == generation, upstreamSubscription == nil else {
             lock.unlock()
             subscription.cancel()
             return
         }
         upstreamSubscription = SubscriptionSlot.object(subscription)
-        let demand = self.demand
+        let demand = self.demand.load(ordering: .relaxed)
         lock.unlock()
-        if demand > .none { subscription.request(demand) }
+        if demand > 0 { subscription.request(Subscribers.Demand(rawValue: demand)) }
     }
 
+    /// A value of attempt `generation`, delivered to that attempt's `downstream` if the attempt is current; no lock.
     @inlinable
-    final func attempt(_ generation: Int, received input: Upstream.Output) -> Subscribers.Demand {
-        lock.lock()
-        guard activeGeneration == generation, let downstream else {
-            lock.unlock()
-            return .none
-        }
-        if demand != .unlimited, demand > .none { demand -= 1 }
-        lock.unlock()
+    final func attempt(
+        _ generation: Int, received input: Upstream.Output, to downstream: Downstream
+    ) -> Subscribers.Demand {
+        guard activeGeneration.load(ordering: .relaxed) == generation else { return .none }
+        demand.takeOneDemand()
         let more = downstream.receive(input)
-        if more > .none {
-            lock.lock()
-            if self.downstream != nil { demand += more }
-            lock.unlock()
-        }
+        if more > .none { demand.addDemand(more) }
         return more
     }
 
@@ -246,8 +255,8 @@ where
     @inlinable
     final func attempt(_ generation: Int, ended completion: Subscribers.Completion<Failure>) {
         lock.lock()
-        guard activeGeneration == generation, downstream != nil else { return lock.unlock() }
-        activeGeneration = nil
+        guard activeGeneration.load(ordering: .relaxed) == generation else { return lock.unlock() }
+        activeGeneration.store(0, ordering: .relaxed)
         upstreamSubscription = nil
         lock.unlock()
         switch completion {
@@ -288,3 +297,10 @@ struct ResubscribingRelease {
 
 // `request(_:)` and `cancel()` run `requestNow(_:)` and `cancelNow()` through `specialised`.
 extension ResubscribingSubscription: SpecialisedSubscription {}
+
+/// A mirror without children: the Swift runtime traps when it reflects a noncopyable stored property (an atomic) of
+/// a generic class, which `dump` and test-failure messages would otherwise do.
+extension ResubscribingSubscription: CustomReflectable {
+    @usableFromInline
+    var customMirror: Mirror { Mirror(self, children: [:]) }
+}

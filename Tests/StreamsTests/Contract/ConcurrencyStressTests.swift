@@ -960,6 +960,85 @@ extension ConcurrencyStressTests {
         c.cancel()
     }
 
+    /// A subscriber of `Int`s that can fail, asking for one value at a time from whatever thread calls ``ask()``.
+    /// It records, with no lock around the delivery, whether calls overlapped, how many values it got in all and
+    /// whether one sent after its cancel (a negative one) arrived.
+    final class OneAtATimeFallible: Subscriber, @unchecked Sendable {
+        typealias Input = Int
+        typealias Failure = TestError
+        let flags = Locked(
+            (inside: false, overlaps: 0, afterCancel: 0, asked: 0, subscription: (any Subscription)?.none))
+        let counter = UnsynchronizedCounter()
+
+        func receive(subscription: any Subscription) {
+            flags.withLock { $0.subscription = subscription }
+        }
+        func receive(_ input: Int) -> Subscribers.Demand {
+            flags.withLock { flags in
+                if flags.inside { flags.overlaps += 1 }
+                if input < 0 { flags.afterCancel += 1 }
+                flags.inside = true
+            }
+            counter.count += 1
+            flags.withLock { $0.inside = false }
+            return .none
+        }
+        func receive(completion: Subscribers.Completion<TestError>) {}
+        func ask() {
+            let subscription = flags.withLock { flags in
+                flags.asked += 1
+                return flags.subscription
+            }
+            subscription?.request(.max(1))
+        }
+        func cancel() { flags.withLock { $0.subscription }?.cancel() }
+    }
+
+    /// `retry(_:)` takes no lock per value: values from two threads, attempts failed from a third, one-at-a-time
+    /// requests and a cancel from a fourth. Delivery stays serial, never exceeds what was asked for across the
+    /// attempts, and nothing sent after the cancel returned arrives.
+    @Test func retryDeliversSeriallyWithinDemandWhileAttemptsFailAndRequestsComeFromAnotherThread() {
+        var delivered = 0
+        var retried = 0
+        for round in 0..<20 {
+            let attempts = Locked<[PassthroughSubject<Int, TestError>]>([])
+            let upstream = Deferred { () -> PassthroughSubject<Int, TestError> in
+                let attempt = PassthroughSubject<Int, TestError>()
+                attempts.withLock { $0.append(attempt) }
+                return attempt
+            }
+            let subscriber = OneAtATimeFallible()
+            let cancelled = Locked(false)
+            upstream.retry(1_000).subscribe(subscriber)
+            subscriber.ask()
+            DispatchQueue.concurrentPerform(iterations: 4) { thread in
+                for i in 0..<300 {
+                    let current = attempts.withLock { $0.last }
+                    switch thread {
+                    case 3:
+                        subscriber.ask()
+                        if i == 200 {
+                            subscriber.cancel()
+                            cancelled.withLock { $0 = true }
+                        }
+                    case 2:
+                        if i.isMultiple(of: 15) { current?.send(completion: .failure(.boom)) }
+                    default:
+                        current?.send(cancelled.withLock { $0 } ? -1 - i : i)
+                    }
+                }
+            }
+            let seen = subscriber.flags.withLock { ($0.overlaps, $0.afterCancel, $0.asked) }
+            #expect(seen.0 == 0, "round \(round): the subscriber was called concurrently")
+            #expect(seen.1 == 0, "round \(round): a value sent after cancel() returned was delivered")
+            #expect(subscriber.counter.count <= seen.2, "round \(round): more values than were asked for")
+            retried += attempts.withLock { $0.count } - 1
+            delivered += subscriber.counter.count
+        }
+        #expect(delivered > 0, "nothing went through: the test exercised no delivery")
+        #expect(retried > 0, "no attempt failed before the cancel: the test exercised no re-subscription")
+    }
+
     /// `delay` and `receive(on:)` on a concurrent queue: an action may run on another thread before its event is
     /// even queued, and the actions of one burst in any order. Every value still arrives once, in order, serially.
     @Test func timingOperatorsOnAConcurrentQueueDeliverInOrderOnceEach() {
