@@ -136,6 +136,9 @@ public enum Scenario: String, CaseIterable, Sendable {
 
     /// A view's field bound to a stream: subject → `map` → `assign(to: \.percent, on: model)`, the model a class.
     case assign = "assign"
+    /// A live feed that can fail, kept alive by retrying: subject → `retry(3)` → `catch` (a fallback `Just`) → `map`
+    /// → sink, per value.
+    case retryFeed = "retry-feed"
 
     // Depth scaling: subject → N × map → sink; the cost of one stage is (depth-20 − depth-1) ÷ 19.
 
@@ -220,6 +223,7 @@ public enum Scenario: String, CaseIterable, Sendable {
         case .sequenceCollect: 100_000
         case .switchToCached: 1_000_000
         case .assign: 1_000_000
+        case .retryFeed: 1_000_000
         case .search: 500_000
         case .tenStages, .chainErased, .stageScan, .stageRemoveDuplicates, .stageHandleEvents, .stagePrefix,
             .stageDropFirst, .stageTryMap, .stageCatch, .stageReplaceError, .stageCollect, .stageReplaceEmpty,
@@ -282,6 +286,7 @@ public enum Scenario: String, CaseIterable, Sendable {
         case .sequenceCollect: "per batch of 100"
         case .switchToCached: "per value"
         case .assign: "per value"
+        case .retryFeed: "per value"
         }
     }
 }

@@ -74,6 +74,7 @@ func runAppShapedScenarios(_ runner: BenchmarkRunner) {
     runner.time(.sequenceCollect, sequenceCollect)
     runner.time(.switchToCached, switchToCached)
     runner.time(.assign, assign)
+    runner.time(.retryFeed, retryFeed)
     runner.time(.subscribeCancelCurrentValue, subscribeCancelCurrentValue)
     runner.time(.depth1, depth1)
     runner.time(.depth5, depth5)
@@ -542,6 +543,21 @@ func assign(_ count: Int) -> UInt64 {
     }
     withExtendedLifetime(cancellable) {}
     return shown
+}
+
+/// A live price feed that can fail, kept alive by retrying: quotes → up to three re-subscriptions → a fallback
+/// quote once those are used up → in cents → sink; `count` quotes sent (none fails).
+func retryFeed(_ count: Int) -> UInt64 {
+    let quotes = PassthroughSubject<Int, InputError>()
+    var total: UInt64 = 0
+    let cancellable = quotes
+        .retry(3)
+        .catch { _ in Just(0) }
+        .map { $0 * 100 }
+        .sink { total &+= UInt64($0) }
+    for quote in 0..<count { quotes.send(quote) }
+    withExtendedLifetime(cancellable) {}
+    return total
 }
 
 /// The model `assign` writes to: a class, as a view model is.
