@@ -357,7 +357,12 @@ struct LatestQuadruple<A, B, C, D>: LatestSlots {
 struct LatestValues<Slots: LatestSlots>: CombiningState {
     @usableFromInline
     var slots: Slots
-    /// Combinations the downstream has demand for, oldest first, from `queueHead`.
+    /// The oldest combination the downstream has demand for and has not yet received; `nil` when none is owed. Kept
+    /// apart from `queue`, which holds the ones after it: one owed at a time, the common case, never touches the
+    /// array (an append and a removal per value otherwise, each a uniqueness check and a generic range replace).
+    @usableFromInline
+    var first: Slots.Output?
+    /// The combinations owed after `first`, oldest first, from `queueHead`; empty whenever `first` is `nil`.
     @usableFromInline
     var queue: [Slots.Output] = []
     @usableFromInline
@@ -382,7 +387,10 @@ struct LatestValues<Slots: LatestSlots>: CombiningState {
     @inline(__always)
     mutating func didStore(demand: Subscribers.Demand) {
         guard let combination = slots.combined else { return }
-        if !latestPending && demand > queue.count - queueHead {
+        guard !latestPending else { return }
+        if first == nil {
+            if demand > .none { first = combination } else { latestPending = true }
+        } else if demand > 1 + queue.count - queueHead {
             queue.append(combination)
         } else {
             latestPending = true
@@ -392,12 +400,16 @@ struct LatestValues<Slots: LatestSlots>: CombiningState {
     @inlinable
     @inline(__always)
     mutating func next() -> Slots.Output? {
-        if queueHead < queue.count {
-            let combination = queue[queueHead]
-            queueHead += 1
-            if queueHead == queue.count {
-                queue.removeAll(keepingCapacity: queue.count <= 64)
-                queueHead = 0
+        if let combination = first {
+            if queueHead < queue.count {
+                first = queue[queueHead]
+                queueHead += 1
+                if queueHead == queue.count {
+                    queue.removeAll(keepingCapacity: queue.count <= 64)
+                    queueHead = 0
+                }
+            } else {
+                first = nil
             }
             return combination
         }
@@ -408,7 +420,7 @@ struct LatestValues<Slots: LatestSlots>: CombiningState {
 
     @inlinable
     func isExhausted(finished: FinishedSources) -> Bool {
-        guard queueHead == queue.count, !latestPending else { return false }
+        guard first == nil, !latestPending else { return false }
         var everyFinished = true
         for index in finished.indices {
             guard finished[index] else {
