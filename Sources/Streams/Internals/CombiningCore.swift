@@ -319,11 +319,17 @@ where
                 target?.receive(completion: completion)
                 return
             }
-            guard let downstream else {
+            // Ended without a completion to hand over: cancelled. (Checked without copying the downstream, which
+            // only a delivery does: a copy is a retain and a release of each reference it holds.)
+            guard !isTerminal else {
                 isDelivering = false
                 return lock.unlock()
             }
             if demand > .none, let output = state.next() {
+                guard let downstream else {
+                    isDelivering = false
+                    return lock.unlock()
+                }
                 if demand != .unlimited { demand -= 1 }
                 lock.unlock()
                 let more = downstream.receive(output)
