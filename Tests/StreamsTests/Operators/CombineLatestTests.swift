@@ -121,74 +121,55 @@ import Testing
         cancellable.cancel()
     }
 
-    /// A subscriber with bounded demand that sends into the sources from inside `receive(_:)`: the combinations
-    /// formed meanwhile are owed in order, as many as the demand left covers; past that only the newest is kept.
-    final class ReentrantDemandSubscriber: Subscriber {
-        typealias Input = Int
-        typealias Failure = Never
-        let initial: Subscribers.Demand
-        let onValue: (Int) -> Void
-        var received: [Int] = []
-        var subscription: (any Subscription)?
-        init(initial: Subscribers.Demand, onValue: @escaping (Int) -> Void) {
-            self.initial = initial
-            self.onValue = onValue
-        }
-        func receive(subscription: any Subscription) {
-            self.subscription = subscription
-            subscription.request(initial)
-        }
-        func receive(_ input: Int) -> Subscribers.Demand {
-            received.append(input)
-            onValue(input)
-            return .none
-        }
-        func receive(completion: Subscribers.Completion<Never>) {}
-    }
-
-    /// (A subject serialises its own sends: `b.send` from inside a delivery of `b`'s is delivered once that one
-    /// returns; `a`'s go at once.)
+    /// Combinations formed while the downstream is being served (here by sends from inside its delivery, which
+    /// `handleEvents` makes just before passing the value on) are owed in order, as many as the demand left covers;
+    /// past that only the newest is kept. (A subject serialises its own sends: `b.send` from inside a delivery of
+    /// `b`'s is delivered once that one returns; `a`'s go at once.)
     @Test func combineLatestQueuesReentrantCombinationsInOrderUpToTheDemandLeft() {
         let a = PassthroughSubject<Int, Never>()
         let b = PassthroughSubject<Int, Never>()
-        let subscriber = ReentrantDemandSubscriber(initial: .max(6)) { value in
-            guard value == 11 else { return }
-            a.send(2)  // 21, 31, 41: owed at once, three of the five left
-            a.send(3)
-            a.send(4)
-            b.send(2)  // 42, once this delivery has returned
-        }
-        a.combineLatest(b) { $0 * 10 + $1 }.subscribe(subscriber)
+        let subscriber = HandWrittenSubscriber<Int, Never>(initial: .max(6))
+        a.combineLatest(b) { $0 * 10 + $1 }
+            .handleEvents(receiveOutput: { value in
+                guard value == 11 else { return }
+                a.send(2)  // 21, 31, 41: owed at once, three of the five left
+                a.send(3)
+                a.send(4)
+                b.send(2)  // 42, once this delivery has returned
+            })
+            .subscribe(subscriber)
         a.send(1)
         b.send(1)
-        #expect(subscriber.received == [11, 21, 31, 41, 42])
+        #expect(subscriber.values == [11, 21, 31, 41, 42])
         b.send(5)
-        #expect(subscriber.received == [11, 21, 31, 41, 42, 45])
+        #expect(subscriber.values == [11, 21, 31, 41, 42, 45])
         b.send(6)  // the demand is used up: kept, not delivered
-        #expect(subscriber.received == [11, 21, 31, 41, 42, 45])
-        subscriber.subscription?.request(.max(1))
-        #expect(subscriber.received == [11, 21, 31, 41, 42, 45, 46])
+        #expect(subscriber.values == [11, 21, 31, 41, 42, 45])
+        subscriber.request(.max(1))
+        #expect(subscriber.values == [11, 21, 31, 41, 42, 45, 46])
     }
 
     @Test func combineLatestKeepsOnlyTheNewestReentrantCombinationPastTheDemandLeft() {
         let a = PassthroughSubject<Int, Never>()
         let b = PassthroughSubject<Int, Never>()
-        let subscriber = ReentrantDemandSubscriber(initial: .max(3)) { value in
-            guard value == 11 else { return }
-            a.send(2)  // 21: owed (2 left)
-            a.send(3)  // 31: owed (the last one left)
-            a.send(4)  // 41: past the demand, kept as the newest
-            b.send(2)  // 42, once this delivery has returned: replaces it
-        }
-        a.combineLatest(b) { $0 * 10 + $1 }.subscribe(subscriber)
+        let subscriber = HandWrittenSubscriber<Int, Never>(initial: .max(3))
+        a.combineLatest(b) { $0 * 10 + $1 }
+            .handleEvents(receiveOutput: { value in
+                guard value == 11 else { return }
+                a.send(2)  // 21: owed (2 left)
+                a.send(3)  // 31: owed (the last one left)
+                a.send(4)  // 41: past the demand, kept as the newest
+                b.send(2)  // 42, once this delivery has returned: replaces it
+            })
+            .subscribe(subscriber)
         a.send(1)
         b.send(1)
-        #expect(subscriber.received == [11, 21, 31])
-        subscriber.subscription?.request(.max(2))
-        #expect(subscriber.received == [11, 21, 31, 42])
+        #expect(subscriber.values == [11, 21, 31])
+        subscriber.request(.max(2))
+        #expect(subscriber.values == [11, 21, 31, 42])
         b.send(5)
-        #expect(subscriber.received == [11, 21, 31, 42, 45])
-        subscriber.subscription?.cancel()
+        #expect(subscriber.values == [11, 21, 31, 42, 45])
+        subscriber.cancel()
     }
 
     @Test func combineLatestOfThreeWaitsForAllThree() {

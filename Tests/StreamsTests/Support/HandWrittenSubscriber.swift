@@ -79,6 +79,14 @@ final class HandWrittenSubscriber<Input, Failure: Error>: Subscriber, @unchecked
 }
 
 extension HandWrittenSubscriber where Input: Equatable {
+    /// The values received so far, in order.
+    var values: [Input] {
+        events.compactMap { event in
+            guard case .value(let value) = event else { return nil }
+            return value
+        }
+    }
+
     /// Every call so far, in order.
     var events: [Event] {
         state.withLock { calls in
