@@ -23,9 +23,9 @@ import Synchronization
 /// read without it by values; `upstream`, `downstream` are released when the subscription ends (an attempt's copy of
 /// the downstream when its upstream lets go of it, which the cancel of its subscription makes it do). Nothing is
 /// called while `lock` is held. The stored properties are `final`: a subclass could otherwise override them, and
-/// every access would be a dynamic call to an unspecialised getter (a generic metadata lookup per value). The publisher and the subscriber are kept in ``OptionalSlot`` parameters
-/// (`HeldUpstream` is `Upstream?`, `HeldDownstream` is `Downstream?`), so the unspecialised `deinit` destroys them
-/// without a metadata lookup.
+/// every access would be a dynamic call to an unspecialised getter (a generic metadata lookup per value). The
+/// publisher and the subscriber are kept in ``OptionalSlot`` parameters (`HeldUpstream` is `Upstream?`,
+/// `HeldDownstream` is `Downstream?`), so the unspecialised `deinit` destroys them without a metadata lookup.
 @usableFromInline
 class ResubscribingSubscription<
     Upstream: Publisher, Downstream: Subscriber, HeldUpstream: OptionalSlot, HeldDownstream: OptionalSlot
