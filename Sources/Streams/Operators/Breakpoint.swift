@@ -15,6 +15,7 @@ extension Publisher {
     /// ```swift
     /// let c = prices.breakpoint(receiveOutput: { $0 < 0 }).sink { _ in }   // stops on a negative price
     /// ```
+    @inlinable
     public func breakpoint(
         receiveSubscription: ((any Subscription) -> Bool)? = nil,
         receiveOutput: ((Output) -> Bool)? = nil,
@@ -30,6 +31,7 @@ extension Publisher {
     /// ```swift
     /// let c = request.breakpointOnError().sink(receiveCompletion: { _ in }) { _ in }
     /// ```
+    @inlinable
     public func breakpointOnError() -> Publishers.Breakpoint<Self> {
         breakpoint(receiveCompletion: { completion in
             if case .failure = completion { true } else { false }
@@ -55,6 +57,7 @@ extension Publishers {
         public let receiveCompletion: ((Subscribers.Completion<Failure>) -> Bool)?
 
         /// Watches `upstream`'s events with the given closures.
+        @inlinable
         public init(
             upstream: Upstream,
             receiveSubscription: ((any Subscription) -> Bool)? = nil,
@@ -68,6 +71,7 @@ extension Publishers {
         }
 
         /// Attaches `subscriber`.
+        @inlinable
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             let (onSubscription, onOutput, onCompletion) = (receiveSubscription, receiveOutput, receiveCompletion)
             upstream
@@ -80,6 +84,7 @@ extension Publishers {
         }
 
         /// Raises `SIGTRAP`: the debugger stops here.
+        @usableFromInline
         static func stop() { _ = raise(SIGTRAP) }
     }
 }
