@@ -2,8 +2,8 @@ import Synchronization
 
 /// The engine of the retrying operators (`retry(_:)`, `retry(maxRetries:backoff:scheduler:shouldRetry:)`,
 /// `retry(when:)`): the one subscription they give downstream, which subscribes to the upstream once per
-/// *attempt*. A subclass decides what a failed attempt leads to (``attemptFailed(_:)``) and what else it holds
-/// (``releaseResources()``); this class does the rest:
+/// *attempt*. A subclass decides what a failed attempt leads to (``HandlesFailedAttempts/attemptFailed(_:)``) and
+/// what else it holds (``releaseResources()``); this class does the rest:
 ///
 /// - Attempts: each subscribes an ``Attempt`` stamped with a generation number; events from any attempt but
 ///   the current one are ignored.
@@ -66,7 +66,9 @@ where
             parent.attempt(generation, received: input, to: downstream)
         }
         @inlinable
-        func receive(completion: Subscribers.Completion<Failure>) { parent.attempt(generation, ended: completion) }
+        func receive(completion: Subscribers.Completion<Failure>) {
+            parent.attemptEnded(parent, generation, completion)
+        }
     }
 
     @usableFromInline
@@ -106,11 +108,38 @@ where
     @usableFromInline
     let specialised: (ResubscribingSubscription, SpecialisedCall) -> Void
 
+    /// What an ``Attempt``'s completion runs: ``attempt(_:ended:in:)`` for the subclass, formed in its `init` (see
+    /// ``endsAttempts(as:)``), so that it runs as specialised code. An attempt's completion arrives through the
+    /// upstream's witness table, unspecialised when the upstream is erased (an `AnyPublisher`, a `Deferred` one):
+    /// run there, the switch on the completion, the subclass's decision and the next subscription looked up type
+    /// metadata about thirty times per attempt. Immutable.
+    @usableFromInline
+    let attemptEnded: AttemptEnded
+
+    /// The type of ``attemptEnded``: the subscription (always the one that holds the closure), the attempt's
+    /// generation, its completion.
+    @usableFromInline
+    typealias AttemptEnded = (ResubscribingSubscription, Int, Subscribers.Completion<Failure>) -> Void
+
     @inlinable
-    init(upstream: Upstream, downstream: Downstream) {
+    init(upstream: Upstream, downstream: Downstream, attemptEnded: @escaping AttemptEnded) {
         heldUpstream = HeldUpstream(holding: upstream)
         held = HeldDownstream(holding: downstream)
         specialised = SpecialisedCall.forwarding()
+        self.attemptEnded = attemptEnded
+    }
+
+    /// The ``attemptEnded`` of the subclass `Subclass`: ``attempt(_:ended:in:)`` on the subscription downcast to it.
+    /// The downcast is unchecked, and sound because the closure is only ever called with the subscription that holds
+    /// it (``Attempt`` passes its `parent`), an instance of the subclass that formed it.
+    @inlinable
+    static func endsAttempts<Subclass: ResubscribingSubscription & HandlesFailedAttempts>(
+        as _: Subclass.Type
+    ) -> AttemptEnded where Subclass.AttemptFailure == Failure {
+        { subscription, generation, completion in
+            let subscription = unsafeDowncast(subscription, to: Subclass.self)
+            subscription.attempt(generation, ended: completion, in: subscription)
+        }
     }
 
     /// ``heldUpstream`` as a plain `Optional`. Guarded by `lock`.
@@ -125,13 +154,6 @@ where
     var description: String { "Retry" }
 
     // MARK: For subclasses
-
-    /// An attempt failed (its subscription is gone; no attempt is running). Called without the lock; the
-    /// subclass calls ``resubscribe()`` (now or later), ``end(with:)``, or waits.
-    @usableFromInline
-    func attemptFailed(_ error: Failure) {
-        end(with: .failure(error))
-    }
 
     /// Called under `lock` when the subscription ends: clears the subclass's own state and returns what to
     /// cancel or drop once the lock is released.
@@ -251,9 +273,12 @@ where
         return more
     }
 
-    /// The current attempt ended: a finish is forwarded at once; a failure goes to ``attemptFailed(_:)``.
+    /// The current attempt ended: a finish is forwarded at once; a failure goes to `handler`'s
+    /// ``HandlesFailedAttempts/attemptFailed(_:)`` (`handler` is this subscription, as its subclass).
     @inlinable
-    final func attempt(_ generation: Int, ended completion: Subscribers.Completion<Failure>) {
+    final func attempt<Handler: HandlesFailedAttempts>(
+        _ generation: Int, ended completion: Subscribers.Completion<Failure>, in handler: Handler
+    ) where Handler.AttemptFailure == Failure {
         lock.lock()
         guard activeGeneration.load(ordering: .relaxed) == generation else { return lock.unlock() }
         activeGeneration.store(0, ordering: .relaxed)
@@ -261,9 +286,24 @@ where
         lock.unlock()
         switch completion {
         case .finished: end(with: .finished)
-        case .failure(let error): attemptFailed(error)
+        case .failure(let error): handler.attemptFailed(error)
         }
     }
+}
+
+/// What a subclass of ``ResubscribingSubscription`` does when an attempt fails. A protocol rather than an override:
+/// called on the final subclass (through ``ResubscribingSubscription/endsAttempts(as:)``), it is a direct call the
+/// optimiser specialises, where an override is reached through the class's vtable, whose entries are the
+/// unspecialised bodies.
+@usableFromInline
+protocol HandlesFailedAttempts: AnyObject {
+    /// The upstream's failure.
+    associatedtype AttemptFailure: Error
+
+    /// An attempt failed (its subscription is gone; no attempt is running). Called without the lock; calls
+    /// ``ResubscribingSubscription/resubscribe()`` (now or later), ``ResubscribingSubscription/end(with:)``, or
+    /// waits.
+    func attemptFailed(_ error: AttemptFailure)
 }
 
 /// What a ``ResubscribingSubscription``'s `releaseResources()` hands back, to be dealt with after its `lock` is

@@ -80,8 +80,7 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             RetrySubscription(
-                upstream: upstream, downstream: subscriber, retries: retries, backoff: nil, shouldRetry: nil,
-                description: "Retry"
+                upstream: upstream, downstream: subscriber, retries: retries, backoff: nil, shouldRetry: nil
             ).start()
         }
     }
@@ -124,8 +123,7 @@ extension Publishers {
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             RetrySubscription(
                 upstream: upstream, downstream: subscriber, retries: maxRetries,
-                backoff: RetryBackoffTimer(scheduler: scheduler, backoff: backoff), shouldRetry: shouldRetry,
-                description: "RetryWithBackoff"
+                backoff: RetryBackoffTimer(scheduler: scheduler, backoff: backoff), shouldRetry: shouldRetry
             ).start()
         }
     }
@@ -175,13 +173,12 @@ final class RetryPredicate<Failure: Error> {
 /// ``ResubscribingSubscription``: counts the retries, asks `shouldRetry`, and re-subscribes at once or after
 /// the back-off, on `backoff`'s scheduler.
 ///
-/// Every `var` is guarded by the base class's `lock` (and so are `backoff`'s); `name` and `backoff` are immutable.
+/// Every `var` is guarded by the base class's `lock` (and so are `backoff`'s); `backoff` is immutable, and names the
+/// operator (`Retry` without one, `RetryWithBackoff` with one).
 @usableFromInline
 final class RetrySubscription<Upstream: Publisher, Downstream: Subscriber>:
     ResubscribingSubscription<Upstream, Downstream, Upstream?, Downstream?>, @unchecked Sendable
 where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-    @usableFromInline
-    let name: String
     /// `nil` for `retry(_:)`, which re-subscribes at once.
     @usableFromInline
     let backoff: RetryBackoffTimer?
@@ -199,17 +196,18 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     @inlinable
     init(
         upstream: Upstream, downstream: Downstream, retries: Int, backoff: RetryBackoffTimer?,
-        shouldRetry: ((Failure) -> Bool)?, description: String
+        shouldRetry: ((Failure) -> Bool)?
     ) {
         self.retriesLeft = retries
         self.backoff = backoff
         self.shouldRetry = shouldRetry.map(RetryPredicate.init)
-        self.name = description
-        super.init(upstream: upstream, downstream: downstream)
+        // Names the class, not `Self`: the optimiser does not specialise the closure for the dynamic `Self` type.
+        super.init(
+            upstream: upstream, downstream: downstream, attemptEnded: Self.endsAttempts(as: RetrySubscription.self))
     }
 
     @usableFromInline
-    override var description: String { name }
+    override var description: String { backoff == nil ? "Retry" : "RetryWithBackoff" }
 
     /// Gives downstream its one subscription, then starts the first attempt (unless it cancelled).
     @inlinable
@@ -228,8 +226,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
     /// Retries (at once, or after the back-off) while retries are left and `shouldRetry` agrees; otherwise
     /// forwards the failure.
-    @usableFromInline
-    override func attemptFailed(_ error: Failure) {
+    @inlinable
+    func attemptFailed(_ error: Failure) {
         lock.lock()
         let mayRetry = retriesLeft > 0
         let predicate = shouldRetry
@@ -289,3 +287,5 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
 
 // Equal when their parts are equal, as in Combine.
 extension Publishers.Retry: Equatable where Upstream: Equatable {}
+
+extension RetrySubscription: HandlesFailedAttempts {}

@@ -137,9 +137,11 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     var awaitingRetry = false
 
     @inlinable
-    override init(upstream: Upstream, downstream: Downstream) {
+    init(upstream: Upstream, downstream: Downstream) {
         self.failures = PassthroughSubject()
-        super.init(upstream: upstream, downstream: downstream)
+        // Names the class, not `Self`: the optimiser does not specialise the closure for the dynamic `Self` type.
+        super.init(
+            upstream: upstream, downstream: downstream, attemptEnded: Self.endsAttempts(as: RetryWhenSubscription.self))
     }
 
     @usableFromInline
@@ -170,8 +172,8 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
     }
 
     /// Sends the failure into the failures publisher; the trigger decides what follows.
-    @usableFromInline
-    override func attemptFailed(_ error: Failure) {
+    @inlinable
+    func attemptFailed(_ error: Failure) {
         lock.lock()
         guard downstream != nil else { return lock.unlock() }
         awaitingRetry = true
@@ -216,3 +218,5 @@ where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failur
         }
     }
 }
+
+extension RetryWhenSubscription: HandlesFailedAttempts {}

@@ -86,6 +86,26 @@ final class RetryProbe: Publisher {
         #expect(recorder.subscriptionCount == 1)
     }
 
+    @Test func theRetryingOperatorsNameTheirSubscriptions() {
+        let scheduler = TestScheduler()
+        let upstream = Fail<Int, RetryError>(error: .boom)
+        let named: [(String, AnyPublisher<Int, RetryError>)] = [
+            ("Retry", upstream.retry(1).eraseToAnyPublisher()),
+            (
+                "RetryWithBackoff",
+                upstream.retry(maxRetries: 1, backoff: .constant(.seconds(1)), scheduler: scheduler)
+                    .eraseToAnyPublisher()
+            ),
+            ("RetryWhen", upstream.retryWhen { $0.prefix(1) }.eraseToAnyPublisher()),
+        ]
+        for (name, publisher) in named {
+            var description: String?
+            publisher.subscribe(
+                AnySubscriber<Int, RetryError>(receiveSubscription: { description = String(describing: $0) }))
+            #expect(description == name)
+        }
+    }
+
     @Test func finishedIsForwardedWithoutRetrying() {
         let probe = RetryProbe()
         let recorder = probe.retry(3).record()
