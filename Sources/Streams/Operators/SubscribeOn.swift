@@ -49,11 +49,17 @@ extension Publishers {
 
 /// The subscriber `subscribe(on:)` attaches upstream, and the downstream's subscription. Shared across threads
 /// (the scheduler's and the caller's): `upstream` and `downstream` are guarded by `link`'s lock, the upstream
-/// subscription is held by `link`, and `scheduler` is immutable.
+/// subscription is held by `link`, and `scheduler` is immutable. The publisher and the subscriber are kept in
+/// ``OptionalSlot`` parameters (`HeldUpstream` is `Upstream?`, `HeldDownstream` is `Downstream?`), so that `cancel()`
+/// and the `deinit`, which run unspecialised, clear and destroy them without a runtime metadata lookup.
 @usableFromInline
-final class SubscribeOnInner<Upstream: Publisher, Downstream: Subscriber>: Subscriber, Subscription,
-    CustomStringConvertible, @unchecked Sendable
-where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
+final class SubscribeOnInner<
+    Upstream: Publisher, Downstream: Subscriber, HeldUpstream: OptionalSlot, HeldDownstream: OptionalSlot
+>: Subscriber, Subscription, HoldsDownstreamInSlot, CustomStringConvertible, @unchecked Sendable
+where
+    Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure, HeldUpstream.Wrapped == Upstream,
+    HeldDownstream.Wrapped == Downstream
+{
     @usableFromInline
     typealias Input = Downstream.Input
     @usableFromInline
@@ -63,34 +69,36 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
     /// (`@exclusivity(unchecked)`: each access is under it, or in `init`).
     @usableFromInline
     let link = UpstreamLink()
-    /// Held until the scheduled subscribe takes it. Guarded by `link`'s lock.
+    /// The publisher, held until the scheduled subscribe takes it. Guarded by `link`'s lock.
     @usableFromInline
     @exclusivity(unchecked)
-    var upstream: Upstream?
+    var heldUpstream: HeldUpstream
+    /// The subscriber (``HoldsDownstreamInSlot/downstream``) until the completion or a cancel. Guarded by `link`'s
+    /// lock.
     @usableFromInline
     @exclusivity(unchecked)
-    var downstream: Downstream?
+    var held: HeldDownstream
     @usableFromInline
     let scheduler: any Scheduler
 
     @inlinable
-    init(upstream: Upstream, downstream: Downstream, scheduler: any Scheduler) {
-        self.upstream = upstream
-        self.downstream = downstream
+    init(upstream: Upstream, downstream: Downstream, scheduler: any Scheduler)
+    where HeldUpstream == Upstream?, HeldDownstream == Downstream? {
+        heldUpstream = upstream
+        held = downstream
         self.scheduler = scheduler
     }
 
     @usableFromInline
     var description: String { "SubscribeOn" }
 
-    /// Schedules the upstream subscribe; the action keeps this subscription alive until it runs.
     @inlinable
     func start() {
         scheduler.scheduleAction { [self] in
-            let upstream = link.withLock { () -> Upstream? in
-                defer { self.upstream = nil }
-                return self.upstream
-            }
+            link.lock()
+            let upstream = heldUpstream.wrapped
+            heldUpstream = nil
+            link.unlock()
             upstream?.receive(subscriber: self)
         }
     }
@@ -109,10 +117,10 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
-        let downstream = link.withLock { () -> Downstream? in
-            defer { self.downstream = nil }
-            return self.downstream
-        }
+        link.lock()
+        let downstream = self.downstream
+        held = nil
+        link.unlock()
         guard let downstream else { return }
         _ = link.finish()  // releases the upstream subscription (a cancel still pending finds nothing to do)
         downstream.receive(completion: completion)
@@ -126,10 +134,10 @@ where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failur
 
     @inlinable
     func cancel() {
-        let released = link.withLock { () -> Downstream? in
-            defer { downstream = nil }
-            return downstream
-        }
+        link.lock()
+        let released = held
+        held = nil
+        link.unlock()
         _ = released  // destroyed here, outside the lock
         let link = self.link
         scheduler.schedule { link.cancel() }
