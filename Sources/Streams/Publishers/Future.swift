@@ -20,15 +20,12 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     /// The closure that fulfils a future. Call it once; later calls are ignored.
     public typealias Promise = @Sendable (Result<Output, Failure>) -> Void
 
+    /// The result once known and the subscriptions waiting for it, guarded by the lock they share one heap object with
+    /// (``Locked``: the state is its header). The unspecialised `deinit` then only releases that object, whose own
+    /// `deinit` destroys the state as a value of its generic parameter; a `Result<Output, Failure>?` field of this
+    /// class would cost the `deinit` two runtime metadata lookups, once per future (`flatMap { Future { … } }`).
     @usableFromInline
-    let lock = Lock()
-    // Guarded by `lock`.
-    @usableFromInline
-    @exclusivity(unchecked)
-    var result: Result<Output, Failure>?
-    @usableFromInline
-    @exclusivity(unchecked)
-    var waiting: ContiguousArray<FutureSubscriptionBase<Output, Failure>> = []
+    let guarded = Locked(FutureState<Output, Failure>())
 
     /// Creates a future and runs `attemptToFulfill` at once, handing it the promise to call (now or
     /// later, from any thread).
@@ -45,29 +42,31 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     @inlinable
     public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
         let subscription = FutureSubscription(future: self, downstream: subscriber)
-        lock.lock()
-        let known = result
-        if known == nil { waiting.append(subscription) }
-        lock.unlock()
+        guarded.lock()
+        let known = guarded.state.result
+        if known == nil { guarded.state.waiting.append(subscription) }
+        guarded.unlock()
         subscription.start(result: known)
     }
 
     @inlinable
     func fulfil(_ result: Result<Output, Failure>) {
-        lock.lock()
-        guard self.result == nil else { return lock.unlock() }
-        self.result = result
-        let targets = waiting
-        waiting = []
-        lock.unlock()
+        guarded.lock()
+        guard guarded.state.result == nil else { return guarded.unlock() }
+        guarded.state.result = result
+        let targets = guarded.state.waiting
+        guarded.state.waiting = []
+        guarded.unlock()
         for subscription in targets { subscription.resolve(result) }
     }
 
     @inlinable
     func remove(_ subscription: FutureSubscriptionBase<Output, Failure>) {
-        lock.lock()
-        if let index = waiting.firstIndex(where: { $0 === subscription }) { waiting.remove(at: index) }
-        lock.unlock()
+        guarded.lock()
+        if let index = guarded.state.waiting.firstIndex(where: { $0 === subscription }) {
+            guarded.state.waiting.remove(at: index)
+        }
+        guarded.unlock()
     }
 }
 
@@ -180,6 +179,20 @@ final class FutureValueSubscriber<Input, Failure: Error>: Subscriber, @unchecked
     func receive(completion: Subscribers.Completion<Failure>) {
         if case .failure(let error) = completion, once.set() { resume(.failure(error)) }
     }
+}
+
+/// A ``Future``'s state, guarded by its lock.
+@usableFromInline
+struct FutureState<Output, Failure: Error> {
+    /// The result, once the promise has been called.
+    @usableFromInline
+    var result: Result<Output, Failure>?
+    /// The subscriptions waiting for the result.
+    @usableFromInline
+    var waiting: ContiguousArray<FutureSubscriptionBase<Output, Failure>> = []
+
+    @inlinable
+    init() {}
 }
 
 /// A future's subscription, erased over the downstream type so the future can keep a list of them. No state
