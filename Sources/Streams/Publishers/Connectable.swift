@@ -167,16 +167,11 @@ extension Publishers {
         /// The connectable publisher connected on demand.
         public let upstream: Upstream
 
+        /// The subscribers and the connection. Its type is not nested in this generic class: the bookkeeping below
+        /// runs unspecialised, where a state type generic over `Upstream` would cost a runtime metadata lookup on
+        /// every call (five per subscriber).
         @usableFromInline
-        struct State {
-            var subscribers = 0
-            /// The connection, or `nil`; `isConnected` is set before `connect()` returns it.
-            var connection: (any Cancellable)?
-            var isConnected = false
-        }
-
-        @usableFromInline
-        let state = Locked(State())
+        let state = Locked(AutoconnectState())
 
         /// An autoconnecting form of `upstream`.
         public init(upstream: Upstream) { self.upstream = upstream }
@@ -237,6 +232,20 @@ extension Publishers {
             connection?.cancel()
         }
     }
+}
+
+/// ``Publishers/Autoconnect``'s bookkeeping, guarded by its lock.
+@usableFromInline
+struct AutoconnectState {
+    /// The subscribers that have joined and not cancelled.
+    var subscribers = 0
+    /// The connection, or `nil`; `isConnected` is set before `connect()` returns it.
+    var connection: (any Cancellable)?
+    /// A subscriber has claimed the connection (it may still be on its way).
+    var isConnected = false
+
+    @usableFromInline
+    init() {}
 }
 
 /// A flag set once, from any thread (an atomic guard against leaving twice): one atomic exchange, no mutex.
