@@ -92,6 +92,7 @@ where
     @usableFromInline
     var description: String { "SubscribeOn" }
 
+    /// Schedules the upstream subscribe; the action keeps this subscription alive until it runs.
     @inlinable
     func start() {
         scheduler.scheduleAction { [self] in

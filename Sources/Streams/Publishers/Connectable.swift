@@ -169,7 +169,7 @@ extension Publishers {
 
         /// The subscribers and the connection. Its type is not nested in this generic class: the bookkeeping below
         /// runs unspecialised, where a state type generic over `Upstream` would cost a runtime metadata lookup on
-        /// every call (five per subscriber).
+        /// every call (four per subscriber, two when the publisher is made).
         @usableFromInline
         let state = Locked(AutoconnectState())
 
