@@ -44,6 +44,10 @@ extension Publisher {
     /// A connectable publisher that sends the upstream's events through a subject made by `createSubject`
     /// (called once, on the first subscription or connection).
     ///
+    /// - Threading: `createSubject` runs under the multicast's lock, so that subscribers arriving together on
+    ///   several threads share the one subject it makes (as in OpenCombine); it must not subscribe to or connect
+    ///   this same multicast (that would wait for its own lock).
+    ///
     /// ```swift
     /// let multicast = source.multicast { CurrentValueSubject<Int, Never>(0) }
     /// ```
@@ -92,7 +96,9 @@ extension Publishers {
             self.createSubject = createSubject
         }
 
-        /// Not inlinable: it runs once per subscriber or connection.
+        /// Not inlinable: it runs once per subscriber or connection. Calls out (`createSubject`) while holding the
+        /// lock, on purpose, against the rule elsewhere: the subject must be made exactly once (as OpenCombine's
+        /// `Multicast` makes it), and making it outside the lock would let two first subscribers each make one.
         @usableFromInline
         var subject: SubjectType {
             lock.withLock {

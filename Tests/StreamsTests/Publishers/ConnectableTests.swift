@@ -1,5 +1,7 @@
+import Dispatch
 import Streams
 import StreamsTesting
+import Synchronization
 import Testing
 
 /// `multicast`, `makeConnectable`, `autoconnect`: nothing flows before `connect()`, then every subscriber
@@ -38,6 +40,29 @@ import Testing
         #expect(a.values == [1] && a.failure == .boom)
         #expect(b.values == [1] && b.failure == .boom)
         _ = connection
+    }
+
+    /// The subject is made exactly once even when the first subscribers arrive together on several threads (why
+    /// `createSubject` runs under the multicast's lock), and every one of them is attached to that one subject.
+    @Test func multicastMakesItsSubjectOnceWhenTheFirstSubscribersArriveOnManyThreads() {
+        for _ in 0..<200 {
+            let made = Atomic<Int>(0)
+            let source = PassthroughSubject<Int, Never>()
+            let multicast = source.multicast { () -> PassthroughSubject<Int, Never> in
+                made.add(1, ordering: .relaxed)
+                return PassthroughSubject()
+            }
+            let recorders = Locked([TestRecorder<Int, Never>]())
+            DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                let recorder = multicast.record()
+                recorders.withLock { $0.append(recorder) }
+            }
+            let connection = multicast.connect()
+            source.send(7)
+            #expect(made.load(ordering: .relaxed) == 1)
+            #expect(recorders.withLock { $0.map(\.values) } == Array(repeating: [7], count: 4))
+            connection.cancel()
+        }
     }
 
     @Test func multicastThroughACurrentValueSubjectGivesLateSubscribersTheLatest() {
