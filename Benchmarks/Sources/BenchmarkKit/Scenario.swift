@@ -140,6 +140,12 @@ public enum Scenario: String, CaseIterable, Sendable {
     /// → sink, per value.
     case retryFeed = "retry-feed"
 
+    // A shape a sweep of new shapes found slow (issue 24's thirty-fifth round).
+
+    /// A screen that follows the selected room's live feed: a subject of feeds (each a `PassthroughSubject`) →
+    /// `switchToLatest` → `map` → sink; a new feed every 100 values.
+    case switchToLive = "switch-to-live"
+
     // Depth scaling: subject → N × map → sink; the cost of one stage is (depth-20 − depth-1) ÷ 19.
 
     /// subject → 1 × map → sink.
@@ -224,6 +230,7 @@ public enum Scenario: String, CaseIterable, Sendable {
         case .switchToCached: 1_000_000
         case .assign: 1_000_000
         case .retryFeed: 1_000_000
+        case .switchToLive: 1_000_000
         case .search: 500_000
         case .tenStages, .chainErased, .stageScan, .stageRemoveDuplicates, .stageHandleEvents, .stagePrefix,
             .stageDropFirst, .stageTryMap, .stageCatch, .stageReplaceError, .stageCollect, .stageReplaceEmpty,
@@ -287,6 +294,7 @@ public enum Scenario: String, CaseIterable, Sendable {
         case .switchToCached: "per value"
         case .assign: "per value"
         case .retryFeed: "per value"
+        case .switchToLive: "per value"
         }
     }
 }

@@ -86,7 +86,7 @@ public enum Target {
             .tryChain,
             .last, .count,
             .containsWhere, .zip4, .buffer, .depth1, .depth5, .depth10, .depth20, .mapKeyPath, .objectWillChange,
-            .assign, .retryFeed:
+            .assign, .retryFeed, .switchToLive:
             0.10
         case .subscribeCancel, .subscribeCancelStateful, .subscribeCancelOneShot, .subscribeCancelFallible,
             .subscribeCancelCurrentValue:

@@ -75,6 +75,7 @@ func runAppShapedScenarios(_ runner: BenchmarkRunner) {
     runner.time(.switchToCached, switchToCached)
     runner.time(.assign, assign)
     runner.time(.retryFeed, retryFeed)
+    runner.time(.switchToLive, switchToLive)
     runner.time(.subscribeCancelCurrentValue, subscribeCancelCurrentValue)
     runner.time(.depth1, depth1)
     runner.time(.depth5, depth5)
@@ -602,6 +603,28 @@ func switchToCached(_ count: Int) -> UInt64 {
         .switchToLatest()
         .sink { total &+= UInt64($0) }
     for index in 0..<count { query.send(queries[index % queries.count]) }
+    withExtendedLifetime(cancellable) {}
+    return total
+}
+
+/// A screen that follows the selected room's live feed, as a chat view model switches to the room the user picks:
+/// rooms (each feed a `PassthroughSubject`) → `switchToLatest` → `map` → sink; the user picks a new room every 100
+/// messages; `count` messages.
+func switchToLive(_ count: Int) -> UInt64 {
+    let rooms = PassthroughSubject<PassthroughSubject<Int, Never>, Never>()
+    var total: UInt64 = 0
+    let cancellable = rooms
+        .switchToLatest()
+        .map { (message: Int) -> Int in message &* 2 }
+        .sink { total &+= UInt64($0) }
+    var room = PassthroughSubject<Int, Never>()
+    for message in 0..<count {
+        if message % 100 == 0 {
+            room = PassthroughSubject()
+            rooms.send(room)
+        }
+        room.send(message)
+    }
     withExtendedLifetime(cancellable) {}
     return total
 }
