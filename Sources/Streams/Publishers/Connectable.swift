@@ -46,7 +46,7 @@ extension Publisher {
     ///
     /// - Threading: `createSubject` runs under the multicast's lock, so that subscribers arriving together on
     ///   several threads share the one subject it makes (as in OpenCombine); it must not subscribe to or connect
-    ///   this same multicast (that would wait for its own lock).
+    ///   this same multicast (that deadlocks: the lock is not re-entrant).
     ///
     /// ```swift
     /// let multicast = source.multicast { CurrentValueSubject<Int, Never>(0) }
