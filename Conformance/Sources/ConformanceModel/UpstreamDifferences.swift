@@ -23,7 +23,16 @@ extension KnownDifference {
             reason: "prefix(n) cancels its source at the n-th value (prefix(0): at once, asking nothing); Combine asks on and waits for one more value or the completion"
         ) { pipeline, streams, openCombine in
             guard pipeline.stages.contains(where: { if case .prefix = $0 { true } else { false } }) else { return false }
-            return stopsEarlier(streams, than: openCombine)
+            if stopsEarlier(streams, than: openCombine) { return true }
+            // Or it does not pass on the demand returned for the n-th value: the logs differ in one request only,
+            // smaller on Streams, made in the tick in which Streams cancels the source.
+            guard streams.count == openCombine.count else { return false }
+            let differing = streams.indices.filter { streams[$0] != openCombine[$0] }
+            guard differing.count == 1, let index = differing.first,
+                let ours = requested(streams[index]), let theirs = requested(openCombine[index]),
+                tick(of: streams[index]) == tick(of: openCombine[index]), ours < theirs
+            else { return false }
+            return streams.contains { $0 == "\(tick(of: streams[index])) upstream cancel" }
         },
         KnownDifference(
             tag: "flatMap-cancels-upstream-on-inner-failure",
@@ -158,7 +167,47 @@ extension KnownDifference {
                 default: return false
                 }
             }), stopsEarlier(streams, than: openCombine) else { return false }
-            return upstreamLines(streams).map { String($0.drop { $0 != " " }) } == [" upstream subscribed", " upstream cancel"]
+            // Streams subscribes the source and cancels it; a stage in between (a `buffer`) may ask it for values
+            // as it is subscribed.
+            let kinds = upstreamLines(streams).map { String($0.drop { $0 != " " }) }
+            return kinds.first == " upstream subscribed" && kinds.last == " upstream cancel"
+                && kinds.dropFirst().dropLast().allSatisfy { $0.hasPrefix(" upstream demand ") }
+        },
+        KnownDifference(
+            tag: "opencombine-ignoreOutput-hands-down-the-source-subscription",
+            reason: "OpenCombine's ignoreOutput() hands its subscriber the source's own subscription (IgnoreOutput.Inner.receive(subscription:)), so the subscriber's request reaches the source before ignoreOutput's .unlimited, and a source that completes on that first request never sees the .unlimited; Streams asks .unlimited only"
+        ) { pipeline, streams, openCombine in
+            guard pipeline.stages.contains(where: { $0 == .ignoreOutput }),
+                streams.filter({ $0.hasSuffix(" upstream demand unlimited") }).count == 1
+            else { return false }
+            // The same log but for the amount of that one request.
+            let asked = openCombine.filter { $0.contains(" upstream demand ") }
+            guard asked.count == 1, let index = openCombine.firstIndex(of: asked[0]) else { return false }
+            var theirs = openCombine
+            theirs[index] = "\(tick(of: asked[0])) upstream demand unlimited"
+            return theirs == streams
+        },
+        KnownDifference(
+            tag: "opencombine-autoconnect-connects-again-during-connect",
+            reason: "OpenCombine's autoconnect() (and share(), built the same way) records its connection only after connect() returns (Autoconnect.receive(subscriber:)), so a subscriber that arrives during connect, such as retry resubscribing after a failure the source sends at once, connects the source a second time; Streams claims the connection before connecting (and a connection made for a subscriber that comes after the subject completed is cancelled by the subject at once)"
+        ) { pipeline, streams, openCombine in
+            guard
+                pipeline.stages.contains(where: {
+                    if $0 == .share { return true }
+                    if case .connectable(_, connectAt: nil) = $0 { return true }  // autoconnected
+                    return false
+                }),
+                pipeline.stages.contains(where: { if case .retry = $0 { true } else { false } }),
+                stopsEarlier(streams, than: openCombine)
+            else { return false }
+            // OpenCombine subscribes the source a second time, and its source lines past Streams' (which may end in
+            // the cancel of a second connection made after the subject completed) only subscribe and ask.
+            let theirs = upstreamLines(openCombine).map { String($0.drop { $0 != " " }) }
+            var common = upstreamLines(streams).count
+            if streams.last(where: { $0.contains(" upstream ") })?.hasSuffix(" upstream cancel") == true { common -= 1 }
+            let extra = theirs.dropFirst(common)
+            return theirs.filter({ $0 == " upstream subscribed" }).count >= 2 && !extra.isEmpty
+                && extra.allSatisfy { $0.hasPrefix(" upstream demand ") || $0 == " upstream subscribed" }
         },
         KnownDifference(
             tag: "opencombine-keeps-source-after-cancel",
@@ -179,6 +228,13 @@ extension KnownDifference {
     {
         upstream.first { $0.explains(pipeline, streams, openCombine) }
     }
+}
+
+/// The amount of an `upstream demand` line (`Int.max` for unlimited), or `nil` for another line.
+func requested(_ line: String) -> Int? {
+    guard line.contains(" upstream demand ") else { return nil }
+    let amount = line.split(separator: " ").last ?? ""
+    return amount == "unlimited" ? Int.max : Int(amount)
 }
 
 /// The source's lines of a log.
@@ -247,18 +303,30 @@ func cancelPoint(of pipeline: Pipeline, in log: [String]) -> Int? {
     let cancelsItself = pipeline.stages.contains {
         switch $0 {
         case .prefix, .first, .firstWhere, .contains, .containsWhere, .allSatisfy, .prefixWhile, .outputAt, .outputIn,
-            .prefixUntilOutput:
+            .prefixUntilOutput, .tryFirst, .tryContains, .tryAllSatisfy, .tryPrefixWhile:
             true
         default: false
         }
     }
     if cancelsItself, let first = valueLines.first { points.append(first) }
+    // Such a stage cancels its upstream as it finishes, also when it finishes without a value (`prefix(while:)` whose
+    // first value fails the predicate).
+    if cancelsItself, let finished = log.firstIndex(where: { $0.hasSuffix(" finished") }) { points.append(finished) }
     // `prefix(untilOutputFrom:)` also cancels its upstream when its trigger fires, as it finishes.
     if pipeline.stages.contains(where: { if case .prefixUntilOutput = $0 { true } else { false } }),
         let finished = log.firstIndex(where: { $0.hasSuffix(" finished") })
     {
         points.append(finished)
     }
+    // `switchToLatest` and `flatMapLatest` cancel their source when an inner publisher fails, as they deliver the
+    // failure.
+    let switches = pipeline.stages.contains {
+        switch $0 {
+        case .switchToLatest, .flatMapLatest: true
+        default: false
+        }
+    }
+    if switches, let failure = log.firstIndex(where: { $0.contains(" failure ") }) { points.append(failure) }
     // A `try` stage cancels its upstream when its closure throws, as it delivers the failure.
     let throwing = pipeline.stages.contains {
         switch $0 {
