@@ -52,13 +52,7 @@ extension KnownDifference {
             tag: "share-skips-connect-after-cancel-during-connect",
             reason: "share() and autoconnect() do not subscribe their source when the first subscriber cancels inside receive(subscription:); Combine connects anyway"
         ) { pipeline, streams, openCombine in
-            guard pipeline.subscriber.cancelOnSubscription,
-                pipeline.stages.contains(where: {
-                    if $0 == .share { return true }
-                    if case .connectable(_, connectAt: nil) = $0 { return true }  // autoconnected
-                    return false
-                })
-            else { return false }
+            guard pipeline.subscriber.cancelOnSubscription, autoconnects(pipeline) else { return false }
             return upstreamLines(streams).isEmpty && stopsEarlier(streams, than: openCombine)
         },
         KnownDifference(
@@ -191,12 +185,7 @@ extension KnownDifference {
             tag: "opencombine-autoconnect-connects-again-during-connect",
             reason: "OpenCombine's autoconnect() (and share(), built the same way) records its connection only after connect() returns (Autoconnect.receive(subscriber:)), so a subscriber that arrives during connect, such as retry resubscribing after a failure the source sends at once, connects the source a second time; Streams claims the connection before connecting (and a connection made for a subscriber that comes after the subject completed is cancelled by the subject at once)"
         ) { pipeline, streams, openCombine in
-            guard
-                pipeline.stages.contains(where: {
-                    if $0 == .share { return true }
-                    if case .connectable(_, connectAt: nil) = $0 { return true }  // autoconnected
-                    return false
-                }),
+            guard autoconnects(pipeline),
                 pipeline.stages.contains(where: { if case .retry = $0 { true } else { false } }),
                 stopsEarlier(streams, than: openCombine)
             else { return false }
@@ -235,6 +224,15 @@ func requested(_ line: String) -> Int? {
     guard line.contains(" upstream demand ") else { return nil }
     let amount = line.split(separator: " ").last ?? ""
     return amount == "unlimited" ? Int.max : Int(amount)
+}
+
+/// Whether a stage connects its source for its first subscriber: `share()` or an autoconnected connectable.
+func autoconnects(_ pipeline: Pipeline) -> Bool {
+    pipeline.stages.contains {
+        if $0 == .share { return true }
+        if case .connectable(_, connectAt: nil) = $0 { return true }
+        return false
+    }
 }
 
 /// The source's lines of a log.
