@@ -294,14 +294,8 @@ func cancelPoint(of pipeline: Pipeline, in log: [String]) -> Int? {
     }
     if cancelsItself, let first = valueLines.first { points.append(first) }
     // Such a stage cancels its upstream as it finishes, also when it finishes without a value (`prefix(while:)` whose
-    // first value fails the predicate).
+    // first value fails the predicate, `prefix(untilOutputFrom:)` whose trigger fired).
     if cancelsItself, let finished = log.firstIndex(where: { $0.hasSuffix(" finished") }) { points.append(finished) }
-    // `prefix(untilOutputFrom:)` also cancels its upstream when its trigger fires, as it finishes.
-    if pipeline.stages.contains(where: { if case .prefixUntilOutput = $0 { true } else { false } }),
-        let finished = log.firstIndex(where: { $0.hasSuffix(" finished") })
-    {
-        points.append(finished)
-    }
     // `switchToLatest` and `flatMapLatest` cancel their source when an inner publisher fails, as they deliver the
     // failure.
     let switches = pipeline.stages.contains {
