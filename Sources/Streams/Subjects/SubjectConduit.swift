@@ -271,6 +271,37 @@ where
         }
     }
 
+    /// Hands the subscription to the subscriber while this thread is the core's emitter (the uncontended
+    /// subscribe: see ``SubjectCore/join(_:)``), then ends that turn.
+    ///
+    /// Holding the turn, this method owns the core's list and this conduit's deliveries: nothing is delivered to
+    /// anyone during `receive(subscription:)`, and what it causes (a send, a completion, a cancel, from inside the
+    /// call or from another thread) is queued and handled when the turn ends, in order, after this subscriber's
+    /// kept value. So a value sent from inside the call reaches this subscriber too (once the call returns, with the
+    /// demand it has by then), where a conduit started outside the turn (``start()``) is not served until it
+    /// returns. A completion cannot reach this conduit while it is `starting` (only the emitter delivers one).
+    @inlinable
+    func startAsEmitter() {
+        _ = downstream.with { $0.receive(subscription: self) }
+        let started = state.compareExchange(
+            expected: State.starting, desired: State.active, ordering: .acquiringAndReleasing
+        ).exchanged
+        if started {
+            if keepsLatest { deliverLatest() }  // this thread is the emitter
+        } else {
+            // Cancelled during the call (`cancelledWhileStarting`): its detach is queued, and the emitter (this
+            // thread, as the turn ends) releases the subscriber.
+            state.store(State.cancelled, ordering: .releasing)
+        }
+        parent.stopEmitting()
+        guard started else { return }
+        // A request made inside `receive(subscription:)` left telling the parent to this point (see `start`).
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        if demand.load(ordering: .relaxed) > 0, state.load(ordering: .relaxed) == State.active {
+            parent.acknowledgeDemand()
+        }
+    }
+
     /// The release the emitter left to `start` (state `detachedWhileStarting`).
     @inlinable
     func releaseAfterStart() {

@@ -219,20 +219,24 @@ where Latest.Wrapped == Output, Pending.Wrapped == Subscribers.Completion<Failur
     func join<Downstream: Subscriber, Kept: OptionalSlot>(
         _ conduit: SubjectConduit<Output, Failure, Downstream, Latest, Pending, Kept, HeldDownstream<Downstream>>
     ) where Downstream.Input == Output, Downstream.Failure == Failure, Kept.Wrapped == Output {
-        // `start` hands the subscription to the conduit's own subscriber, in place: until it returns, the emitter
-        // leaves that subscriber alone (a completion or a cancel meanwhile is settled by `start`).
         members += 1
         if becomesEmitterWithEmptyQueue() {
-            // Nothing is queued and no one is emitting: join the list at once instead of through the queue.
+            // Nothing is queued and no one is emitting: join the list at once instead of through the queue, and
+            // hand the subscription over as the emitter, so that what is sent meanwhile (from inside
+            // `receive(subscription:)`, or by another thread) is queued and delivered, to this subscriber too, once
+            // the call returns. `startAsEmitter` ends the turn.
             appendTarget(conduit.entry)
             lock.unlock()
-            stopEmitting()
+            conduit.startAsEmitter()
         } else {
+            // Somebody is emitting (this is a subscribe from inside a delivery, or another thread is sending): the
+            // emitter adds the conduit in turn, and `start` hands the subscription over at once; until it returns,
+            // the emitter leaves that subscriber alone (a completion or a cancel meanwhile is settled by `start`).
             push(.attach(conduit.entry))
             lock.unlock()
             startEmitting()
+            conduit.start()
         }
-        conduit.start()
     }
 
     /// A conduit was cancelled: it leaves (handled by the emitter, which releases its downstream).

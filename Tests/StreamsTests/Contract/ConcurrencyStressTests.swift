@@ -93,6 +93,70 @@ import Testing
         }
     }
 
+    /// A subscriber that asks for everything and sends a marker into its subject from inside
+    /// `receive(subscription:)`. Its fields are plain: a delivery during that call, or two at once, would be a race
+    /// (reported under `--sanitize=thread`) or a wrong count.
+    final class SendsWhileSubscribing: Subscriber, @unchecked Sendable {
+        let subject: PassthroughSubject<Int, Never>
+        let marker: Int
+        var isSubscribing = false
+        var deliveredWhileSubscribing = 0
+        var lastPerSender: [Int: Int] = [:]
+        var outOfOrder = 0
+        var subscription: (any Subscription)?
+        init(_ subject: PassthroughSubject<Int, Never>, marker: Int) {
+            self.subject = subject
+            self.marker = marker
+        }
+        func receive(subscription: any Subscription) {
+            self.subscription = subscription
+            isSubscribing = true
+            subscription.request(.unlimited)
+            subject.send(marker)
+            isSubscribing = false
+        }
+        func receive(_ input: Int) -> Subscribers.Demand {
+            if isSubscribing { deliveredWhileSubscribing += 1 }
+            guard input >= 0 else { return .none }
+            // Values are `sender * 1_000_000 + i`: each sender's values must arrive in the order it sent them.
+            let sender = input / 1_000_000
+            if let last = lastPerSender[sender], last >= input { outOfOrder += 1 }
+            lastPerSender[sender] = input
+            return .none
+        }
+        func receive(completion: Subscribers.Completion<Never>) {}
+    }
+
+    @Test func subscribersThatSendWhileSubscribingAreNeverCalledDuringTheirSubscriptionWhileOthersSend() {
+        let subject = PassthroughSubject<Int, Never>()
+        let steady = UnsynchronizedCounter()
+        let c = subject.sink { _ in steady.count += 1 }
+        let subscribers = Self.perThread / 10
+        let finished = Locked<[SendsWhileSubscribing]>([])
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+            if thread.isMultiple(of: 2) {
+                for i in 0..<Self.perThread { subject.send(thread * 1_000_000 + i) }
+            } else {
+                var mine: [SendsWhileSubscribing] = []
+                for k in 0..<subscribers {
+                    let subscriber = SendsWhileSubscribing(subject, marker: -(thread * subscribers + k + 1))
+                    subject.subscribe(subscriber)
+                    subscriber.subscription?.cancel()
+                    mine.append(subscriber)
+                }
+                finished.withLock { $0.append(contentsOf: mine) }
+            }
+        }
+        // Every send has returned, so every delivery is over: the plain fields may be read now.
+        let all = finished.withLock { $0 }
+        #expect(all.allSatisfy { $0.deliveredWhileSubscribing == 0 && $0.outOfOrder == 0 })
+        let senders = Self.threads / 2
+        let subscribing = Self.threads - senders
+        #expect(steady.count == senders * Self.perThread + subscribing * subscribers)
+        for subscriber in all { subscriber.subscription = nil }
+        c.cancel()
+    }
+
     @Test func aPassthroughSubscriberGetsExactlyWhatItRequestedFromManyThreads() {
         // Demand is an atomic counter that requests add to and only the emitter takes from: with
         // requests and sends racing, the subscriber never gets more than it asked for, and once every

@@ -64,30 +64,39 @@ import Testing
         #expect(recorder.events == [.value(1, at: .zero), .finished(at: .zero)])
     }
 
-    @Test func aValueSentWhileASubscriberIsBeingSubscribedIsTheFirstItGets() {
-        // Inside `receive(subscription:)` the subscriber is not served yet; the subject keeps the newest
-        // value for it and delivers that one when the call returns.
-        final class SendsOnSubscribe: Subscriber, @unchecked Sendable {
-            let subject: CurrentValueSubject<Int, Never>
-            let values = Locked<[Int]>([])
-            init(_ subject: CurrentValueSubject<Int, Never>) { self.subject = subject }
-            func receive(subscription: any Subscription) {
-                subscription.request(.unlimited)
-                subject.send(5)
-                subject.send(6)
-            }
-            func receive(_ input: Int) -> Subscribers.Demand {
-                values.withLock { $0.append(input) }
-                return .none
-            }
-            func receive(completion: Subscribers.Completion<Never>) {}
-        }
+    @Test func valuesSentWhileASubscriberIsBeingSubscribedFollowTheCurrentValueAfterTheCall() {
+        // A send from inside `receive(subscription:)` is re-entrant: the subscriber gets the value it was subscribed
+        // with, then each value sent meanwhile, once that call returns (Combine nests them inside it, in the same
+        // order). It used to get only the newest.
         let subject = CurrentValueSubject<Int, Never>(0)
-        let subscriber = SendsOnSubscribe(subject)
+        let subscriber = HandshakeSubscriber<Int, Never>(initial: .unlimited) {
+            subject.send(5)
+            subject.send(6)
+        }
         subject.subscribe(subscriber)
-        #expect(subscriber.values.withLock { $0 } == [6])
         subject.send(7)
-        #expect(subscriber.values.withLock { $0 } == [6, 7])
+        #expect(subscriber.events == ["subscription", "value(0)", "value(5)", "value(6)", "value(7)"])
+    }
+
+    @Test func aSubscriberWithDemandForOneGetsTheCurrentValueThenTheNewestWhenItAsksAgain() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let subscriber = HandshakeSubscriber<Int, Never>(initial: .max(1)) {
+            subject.send(5)
+            subject.send(6)
+        }
+        subject.subscribe(subscriber)
+        #expect(subscriber.events == ["subscription", "value(0)"])
+        subscriber.request(.max(1))
+        #expect(subscriber.events == ["subscription", "value(0)", "value(6)"])
+    }
+
+    @Test func aSubscriberThatAsksOnlyAfterItsSubscriptionGetsTheNewestValue() {
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let subscriber = HandshakeSubscriber<Int, Never>(initial: nil) { subject.send(5) }
+        subject.subscribe(subscriber)
+        #expect(subscriber.events == ["subscription"])
+        subscriber.request(.unlimited)
+        #expect(subscriber.events == ["subscription", "value(5)"])
     }
 
     @Test func settingValueFromInsideASubscriberIsSeenByAll() {

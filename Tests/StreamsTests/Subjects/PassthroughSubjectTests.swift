@@ -299,4 +299,67 @@ import Testing
         #expect(recorder.isFinished)
         link.cancel()
     }
+
+    // A send into the subject from inside a subscriber's `receive(subscription:)` (a request handler that starts
+    // the work whose results it observes) is a re-entrant send: it reaches every subscriber, this one included,
+    // once that call returns, in order, with the demand the subscriber has by then (Combine nests the delivery
+    // inside the call; it used to be lost for this subscriber).
+
+    @Test func valuesSentFromInsideReceiveSubscriptionReachTheSubscriberAfterTheCall() {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = HandshakeSubscriber<Int, Never>(initial: .unlimited) {
+            subject.send(5)
+            subject.send(6)
+        }
+        subject.subscribe(subscriber)
+        subject.send(7)
+        #expect(subscriber.events == ["subscription", "value(5)", "value(6)", "value(7)"])
+    }
+
+    @Test func valuesSentFromInsideReceiveSubscriptionHonourTheDemand() {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = HandshakeSubscriber<Int, Never>(initial: .max(1)) {
+            subject.send(5)
+            subject.send(6)
+        }
+        subject.subscribe(subscriber)
+        subscriber.request(.max(1))
+        subject.send(7)
+        #expect(subscriber.events == ["subscription", "value(5)", "value(7)"])
+    }
+
+    @Test func valuesSentFromInsideReceiveSubscriptionReachTheOtherSubscribersInOrder() {
+        let subject = PassthroughSubject<Int, Never>()
+        let earlier = subject.record()
+        let subscriber = HandshakeSubscriber<Int, Never>(initial: .unlimited) { subject.send(5) }
+        subject.subscribe(subscriber)
+        subject.send(6)
+        #expect(earlier.values == [5, 6])
+        #expect(subscriber.events == ["subscription", "value(5)", "value(6)"])
+    }
+
+    @Test func aValueAndACompletionSentFromInsideReceiveSubscriptionArriveInOrderAfterIt() {
+        let subject = PassthroughSubject<Int, Never>()
+        let subscriber = HandshakeSubscriber<Int, Never>(initial: .unlimited) {
+            subject.send(5)
+            subject.send(completion: .finished)
+        }
+        subject.subscribe(subscriber)
+        #expect(subscriber.events == ["subscription", "value(5)", "finished"])
+    }
+
+    @Test func aSubscriberThatCancelsInsideReceiveSubscriptionGetsNothingSentThere() {
+        let subject = PassthroughSubject<Int, Never>()
+        final class Box: @unchecked Sendable { var subscriber: HandshakeSubscriber<Int, Never>? }
+        let box = Box()
+        let subscriber = HandshakeSubscriber<Int, Never>(initial: .unlimited) {
+            subject.send(5)
+            box.subscriber?.cancelForTest()
+        }
+        box.subscriber = subscriber
+        subject.subscribe(subscriber)
+        subject.send(6)
+        #expect(subscriber.events == ["subscription"])
+        box.subscriber = nil
+    }
 }
