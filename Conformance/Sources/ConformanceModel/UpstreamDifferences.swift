@@ -117,6 +117,25 @@ extension KnownDifference {
             return withoutDemand(streams) == withoutDemand(openCombine)
         },
         KnownDifference(
+            tag: "handshake-request-served-after-subscription",
+            reason: "a Future or a CurrentValueSubject serves a request made inside receive(subscription:) once that call returns, and retry subscribes its source after handing its subscription down (root README), so ignoreOutput's .unlimited, asked after it hands its subscription down, reaches the source in the same tick as the subscriber's first request; in OpenCombine the source completes inside that request, before ignoreOutput asks"
+        ) { pipeline, streams, openCombine in
+            let servesAfterHandshake: Bool
+            switch pipeline.source {
+            case .future(_, at: 0), .currentValue: servesAfterHandshake = true
+            default: servesAfterHandshake = pipeline.stages.contains { if case .retry = $0 { true } else { false } }
+            }
+            guard servesAfterHandshake, pipeline.stages.contains(.ignoreOutput), streams.count == openCombine.count
+            else { return false }
+            // One demand line differs: Streams' is `.unlimited`, OpenCombine's the subscriber's first request, in
+            // the same tick.
+            let differing = streams.indices.filter { streams[$0] != openCombine[$0] }
+            guard differing.count == 1, let index = differing.first,
+                let ours = requested(streams[index]), let theirs = requested(openCombine[index])
+            else { return false }
+            return ours == Int.max && theirs < ours && tick(of: streams[index]) == tick(of: openCombine[index])
+        },
+        KnownDifference(
             tag: "prefixUntilOutput-subscribes-downstream-first-handshake",
             reason: "The source's side of prefixUntilOutput-subscribes-downstream-first: Streams hands the subscription down before it subscribes its source; OpenCombine subscribes first"
         ) { pipeline, streams, openCombine in

@@ -6,7 +6,10 @@
 /// - Re-entrancy (a deliberate difference from Combine): a value sent from inside a subscriber's
 ///   `receive(_:)` is queued and delivered after the current value has reached every subscriber,
 ///   not nested inside the current call. Combine nests, so there a later subscriber can see the
-///   re-entrant value *before* the one that caused it.
+///   re-entrant value *before* the one that caused it. Likewise a send from inside a subscriber's
+///   `receive(subscription:)` reaches that subscriber (if it has asked by then) once the call returns; nothing
+///   reaches a subscriber during its own subscription. (Subscribing while another thread delivers, the
+///   subscriber is served once its subscription call has returned and may miss what is sent before that.)
 ///
 /// ```swift
 /// let subject = PassthroughSubject<Int, Never>()

@@ -5,7 +5,9 @@
 /// - The first call of the promise wins; later calls are ignored. The result is kept, so every
 ///   subscriber, now or later, receives the same result.
 /// - Demand: a success is delivered to a subscriber once it has requested at least one value, followed
-///   at once by `.finished`; a failure is delivered without waiting for demand.
+///   at once by `.finished`; a failure is delivered without waiting for demand. A result known while the
+///   subscriber is in `receive(subscription:)` reaches it once that call returns (Combine delivers it inside the
+///   request), so the subscriber is never called during its own subscription.
 /// - Threading: a subscriber receives the result on the thread that fulfils the promise, or, if the
 ///   result is already known, on the thread that subscribes or requests. The result and the waiting
 ///   subscriptions are guarded by a lock.

@@ -1,6 +1,7 @@
 /// A subject that holds a current value and gives it to every new subscriber first.
 ///
-/// - Demand: a subscriber receives the current value as soon as it has demand; a value sent while a
+/// - Demand: a subscriber receives the current value as soon as it has demand (asked inside
+///   `receive(subscription:)`: once that call returns, then what was sent meanwhile); a value sent while a
 ///   subscriber has no demand is kept (only the newest) and delivered when demand arrives.
 /// - ``value``: reading returns the latest value; setting it sends it (ignored after completion).
 /// - Threading: safe from any thread; each subscriber receives serially (see ``Subject``). Its one stored

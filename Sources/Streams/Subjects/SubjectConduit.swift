@@ -312,7 +312,8 @@ where
     /// Emitter only: the kept value, if this subscriber is active and has demand.
     @inlinable
     func deliverLatest() {
-        guard state.load(ordering: .relaxed) == State.active, demand.load(ordering: .relaxed) > 0,
+        // Acquiring, as in `deliver`.
+        guard state.load(ordering: .acquiring) == State.active, demand.load(ordering: .relaxed) > 0,
             let value = latest.wrapped
         else { return }
         latest = nil
@@ -372,7 +373,11 @@ where
     @inlinable
     @inline(__always)
     func deliver(_ value: Output) {
-        let current = state.load(ordering: .relaxed)
+        // Acquiring: it pairs with `start`'s move to `active` on the subscribing thread, so what the subscriber wrote
+        // in `receive(subscription:)` is visible to this delivery on the emitter's thread (a relaxed load let a
+        // subscribe that raced another thread's send deliver without that ordering; the thread sanitizer caught it).
+        // A plain load on x86-64.
+        let current = state.load(ordering: .acquiring)
         if current == State.starting {
             if keepsLatest { latest.wrapped = value }  // delivered once `start` has finished
             return

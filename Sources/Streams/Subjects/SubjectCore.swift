@@ -14,7 +14,9 @@ import Synchronization
 ///   an atomic load of its demand (a store-and-forward path with the lock is kept for the cases that
 ///   need the lock anyway: a kept value, a replay buffer, or another thread already emitting);
 /// - a subscriber added during a send does not receive that send; one that leaves stops at once (its
-///   conduit checks its own flag) and is released by the emitter, never under anybody's delivery.
+///   conduit checks its own flag) and is released by the emitter, never under anybody's delivery;
+/// - a subscriber that finds nobody emitting gets its subscription while holding the turn (``join(_:)``), so what
+///   is sent during its `receive(subscription:)` is delivered once that call returns, to it as well.
 ///
 /// The completion and a `CurrentValueSubject`'s value are kept in ``OptionalSlot`` parameters (`Latest` is `Output?`,
 /// `Pending` is `Subscribers.Completion<Failure>?`): `deinit`, `retireLocked()` and `send(subscription:)` run
