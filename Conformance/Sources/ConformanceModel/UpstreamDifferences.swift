@@ -136,6 +136,23 @@ extension KnownDifference {
             return ours == Int.max && theirs < ours && tick(of: streams[index]) == tick(of: openCombine[index])
         },
         KnownDifference(
+            tag: "demand-for-a-value-returned-past-subscribe-on",
+            reason: "retry and a bounded flatMap return the demand a value brings to their source with that value's return; OpenCombine's make it a request, which subscribe(on:) schedules, so it reaches the source later (summed with the next) or not at all once the source has finished: the logs differ only in their demand lines, OpenCombine's never more in a tick"
+        ) { pipeline, streams, openCombine in
+            guard pipeline.stages.contains(.subscribeOn),
+                pipeline.stages.contains(where: {
+                    switch $0 {
+                    case .retry, .flatMap(maxPublishers: .some, _): true
+                    default: false
+                    }
+                })
+            else { return false }
+            let withoutDemand = { (log: [String]) in log.filter { !$0.contains(" upstream demand ") } }
+            guard withoutDemand(streams) == withoutDemand(openCombine) else { return false }
+            let ours = demandByTick(streams)
+            return demandByTick(openCombine).allSatisfy { tick, amount in amount <= ours[tick, default: 0] }
+        },
+        KnownDifference(
             tag: "prefixUntilOutput-subscribes-downstream-first-handshake",
             reason: "The source's side of prefixUntilOutput-subscribes-downstream-first: Streams hands the subscription down before it subscribes its source; OpenCombine subscribes first"
         ) { pipeline, streams, openCombine in
@@ -256,6 +273,17 @@ func autoconnects(_ pipeline: Pipeline) -> Bool {
 
 /// The source's lines of a log.
 func upstreamLines(_ log: [String]) -> [String] { log.filter { $0.contains(" upstream ") } }
+
+/// The demand a log asks of its source, summed per tick (`Int.max` once `.unlimited`).
+func demandByTick(_ log: [String]) -> [Int: Int] {
+    var sums: [Int: Int] = [:]
+    for line in log {
+        guard let amount = requested(line) else { continue }
+        let sum = sums[tick(of: line), default: 0]
+        sums[tick(of: line)] = amount == Int.max || sum > Int.max - amount ? Int.max : sum + amount
+    }
+    return sums
+}
 
 /// Source lines split at each `upstream subscribed` (which starts each group).
 func subscriptions(_ lines: [String]) -> [[String]] {
