@@ -8,6 +8,9 @@ extension Publisher {
     /// - Demand: passes through; the demand the downstream returns on a value is requested upstream then.
     /// - Cancellation: cancels upstream at once; an event already queued is never delivered (the action
     ///   already scheduled still runs, and does nothing).
+    /// - On an ``ImmediateScheduler``, whose actions run at once on the calling thread, each event is delivered
+    ///   inside the upstream's call, as its action would be, without the queue; the demand the downstream returns
+    ///   is returned upstream with the value.
     ///
     /// ```swift
     /// let c = network.results.receive(on: DispatchQueue.main).sink { render($0) }
@@ -42,7 +45,11 @@ extension Publishers {
         @inlinable
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
-            upstream.receive(subscriber: ReceiveOnInner<S, S?>(downstream: subscriber, scheduler: scheduler))
+            if scheduler is ImmediateScheduler {
+                upstream.receive(subscriber: ReceiveOnImmediateInner(downstream: subscriber))
+            } else {
+                upstream.receive(subscriber: ReceiveOnInner<S, S?>(downstream: subscriber, scheduler: scheduler))
+            }
         }
     }
 }
@@ -143,3 +150,42 @@ where HeldDownstream.Wrapped == Downstream {
 
 // `request(_:)` and `cancel()` run `requestNow(_:)` and `cancelNow()` through `specialised`.
 extension ReceiveOnInner: SpecialisedSubscription {}
+
+/// `receive(on:)`'s subscriber on an ``ImmediateScheduler``: a stage (see ``StageLink``) with no state. That
+/// scheduler runs each action at once, on the thread that schedules it, so the upstream's own serial call is where
+/// the action would run: each event is forwarded there, with no queue, no lock and no action.
+@usableFromInline
+struct ReceiveOnImmediateInner<Downstream: Subscriber>: Subscriber, CustomStringConvertible {
+    @usableFromInline
+    typealias Input = Downstream.Input
+    @usableFromInline
+    typealias Failure = Downstream.Failure
+
+    @usableFromInline
+    let downstream: Downstream
+    @usableFromInline
+    let link: StageLink<Void, NoStageHooks>
+
+    @inlinable
+    init(downstream: Downstream) {
+        self.downstream = downstream
+        self.link = StageLink(.receiveOn, state: (), hooks: NoStageHooks())
+    }
+
+    @usableFromInline
+    var description: String { "ReceiveOn" }
+    @inlinable
+    var combineIdentifier: CombineIdentifier { CombineIdentifier(link) }
+
+    @inlinable
+    func receive(subscription: any Subscription) { link.attach(subscription, handingTo: downstream) }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+        guard link.isLive else { return .none }
+        return downstream.receive(input)
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) { link.forward(completion, to: downstream) }
+}

@@ -121,4 +121,54 @@ import Testing
         #expect(log.withLock { $0 } == ["value 1", "other action", "value 2"])
         subscription.cancel()
     }
+
+    // On an `ImmediateScheduler`, which runs each action at once on the calling thread, every event arrives inside
+    // the upstream's call, as its scheduled action would have delivered it, without a queue.
+
+    @Test func onTheImmediateSchedulerEachEventArrivesInsideTheUpstreamsCall() {
+        let probe = SimpleProbe<Int, ProbeError>()
+        let subscriber = HandWrittenSubscriber<Int, ProbeError>(initial: .max(2), perValue: .max(1))
+        probe.receive(on: ImmediateScheduler.shared).subscribe(subscriber)
+        #expect(probe.requests == [.max(2)])
+        #expect(probe.send(1) == .max(1))  // the subscriber's demand for the value reaches the source
+        #expect(subscriber.events == [.subscription, .value(1)])
+        probe.send(completion: .failure(.boom))
+        #expect(subscriber.events == [.subscription, .value(1), .failure("boom")])
+    }
+
+    @Test func onTheImmediateSchedulerRequestsAndCancelPassThrough() {
+        let probe = SimpleProbe<Int, Never>()
+        let subscriber = HandWrittenSubscriber<Int, Never>(initial: .max(1))
+        probe.receive(on: .immediate).subscribe(subscriber)
+        subscriber.request(.max(3))
+        #expect(probe.requests == [.max(1), .max(3)])
+        subscriber.cancel()
+        #expect(probe.cancelCount == 1)
+        probe.send(1)
+        probe.send(completion: .finished)
+        #expect(subscriber.events == [.subscription])
+        #expect(subscriber.subscription.map { String(describing: $0) } == "ReceiveOn")
+    }
+
+    @Test func onTheImmediateSchedulerASequenceHonoursDemand() {
+        let subscriber = HandWrittenSubscriber<Int, Never>(initial: .max(2))
+        [1, 2, 3].publisher.receive(on: ImmediateScheduler.shared).subscribe(subscriber)
+        #expect(subscriber.events == [.subscription, .value(1), .value(2)])
+        subscriber.request(.max(5))
+        #expect(subscriber.events == [.subscription, .value(1), .value(2), .value(3), .finished])
+    }
+
+    @Test func onTheImmediateSchedulerAValueSentFromInsideADeliveryComesAfterIt() {
+        let input = PassthroughSubject<Int, Never>()
+        var received: [Int] = []
+        let cancellable = input.receive(on: ImmediateScheduler.shared).sink { value in
+            received.append(value)
+            if value == 1 { input.send(11) }
+            received.append(-value)
+        }
+        input.send(1)
+        input.send(2)
+        #expect(received == [1, -1, 11, -11, 2, -2])
+        cancellable.cancel()
+    }
 }
