@@ -258,7 +258,7 @@ enum StageName: String, Sendable {
     case replaceEmpty = "ReplaceEmpty"
     case prefixUntilOutput = "PrefixUntilOutput"
     case dropUntilOutput = "DropUntilOutput"
-    /// `receive(on:)` on an ``ImmediateScheduler`` (see ``ReceiveOnImmediateInner``).
+    /// `receive(on:)` on an ``ImmediateScheduler`` (a ``ValueStepStage`` that publishes each value).
     case receiveOn = "ReceiveOn"
     /// `subscribe(_:)` of a subject (see ``SubjectRelay``): the link is the cancellable it returns.
     case subjectRelay = "Subject"

@@ -13,7 +13,8 @@ enum ValueStep<Output, Failure: Error> {
 
 /// The subscriber of the operators that look at each value once and publish it, a value made from it, or
 /// nothing, or end the stream: `drop(while:)`, `tryDrop(while:)`, `prefix(while:)`, `tryPrefix(while:)`,
-/// `tryFilter`, `tryCompactMap`, `tryScan`, `tryRemoveDuplicates(by:)`, `output(at:)` and `output(in:)`. A stage
+/// `tryFilter`, `tryCompactMap`, `tryScan`, `tryRemoveDuplicates(by:)`, `output(at:)`, `output(in:)`, and
+/// `receive(on:)` on an ``ImmediateScheduler`` (which publishes each value as it comes). A stage
 /// (see ``StageLink``); one place for their contract:
 ///
 /// - demand passes straight through (the downstream's subscription is the link); a value the step drops asks

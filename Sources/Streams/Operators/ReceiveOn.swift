@@ -46,7 +46,9 @@ extension Publishers {
         @inline(__always)
         public func receive<S: Subscriber>(subscriber: consuming S) where S.Input == Output, S.Failure == Failure {
             if scheduler is ImmediateScheduler {
-                upstream.receive(subscriber: ReceiveOnImmediateInner(downstream: subscriber))
+                // That scheduler runs each action at once on the scheduling thread, so the upstream's own serial
+                // call is where the action would run: a stage that publishes each value there, with no queue.
+                upstream.receive(subscriber: ValueStepStage(downstream: subscriber, name: .receiveOn) { .publish($0) })
             } else {
                 upstream.receive(subscriber: ReceiveOnInner<S, S?>(downstream: subscriber, scheduler: scheduler))
             }
@@ -150,42 +152,3 @@ where HeldDownstream.Wrapped == Downstream {
 
 // `request(_:)` and `cancel()` run `requestNow(_:)` and `cancelNow()` through `specialised`.
 extension ReceiveOnInner: SpecialisedSubscription {}
-
-/// `receive(on:)`'s subscriber on an ``ImmediateScheduler``: a stage (see ``StageLink``) with no state. That
-/// scheduler runs each action at once, on the thread that schedules it, so the upstream's own serial call is where
-/// the action would run: each event is forwarded there, with no queue, no lock and no action.
-@usableFromInline
-struct ReceiveOnImmediateInner<Downstream: Subscriber>: Subscriber, CustomStringConvertible {
-    @usableFromInline
-    typealias Input = Downstream.Input
-    @usableFromInline
-    typealias Failure = Downstream.Failure
-
-    @usableFromInline
-    let downstream: Downstream
-    @usableFromInline
-    let link: StageLink<Void, NoStageHooks>
-
-    @inlinable
-    init(downstream: Downstream) {
-        self.downstream = downstream
-        self.link = StageLink(.receiveOn, state: (), hooks: NoStageHooks())
-    }
-
-    @usableFromInline
-    var description: String { "ReceiveOn" }
-    @inlinable
-    var combineIdentifier: CombineIdentifier { CombineIdentifier(link) }
-
-    @inlinable
-    func receive(subscription: any Subscription) { link.attach(subscription, handingTo: downstream) }
-
-    @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand {
-        guard link.isLive else { return .none }
-        return downstream.receive(input)
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) { link.forward(completion, to: downstream) }
-}
