@@ -112,6 +112,15 @@ private final class PromiseBox<Output, Failure: Error> {
         #expect(finished == 1)
     }
 
+    @Test func aResultRequestedInsideReceiveSubscriptionArrivesOnceTheCallReturns() {
+        let success = HandshakeSubscriber<Int, ProbeError>(initial: .max(1)) {}
+        Future<Int, ProbeError> { $0(.success(1)) }.subscribe(success)
+        #expect(success.events == ["subscription", "value(1)", "finished"])
+        let failure = HandshakeSubscriber<Int, ProbeError>(initial: nil) {}
+        Future<Int, ProbeError> { $0(.failure(.boom)) }.subscribe(failure)
+        #expect(failure.events == ["subscription", "failure"])
+    }
+
     @Test func deferredFutureRunsOncePerSubscription() {
         var runs = 0
         let deferred = Deferred {

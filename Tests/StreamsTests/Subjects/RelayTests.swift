@@ -256,4 +256,16 @@ import Testing
             _ = recorder
         }
     }
+
+    @Test func valuesAcceptedFromInsideReceiveSubscriptionReachTheSubscriberAfterTheCall() {
+        let relay = PassthroughRelay<Int>()
+        let subscriber = HandshakeSubscriber<Int, Never>(initial: .unlimited) { relay.accept(5) }
+        relay.subscribe(subscriber)
+        relay.accept(7)
+        #expect(subscriber.events == ["subscription", "value(5)", "value(7)"])
+        let current = CurrentValueRelay<Int>(0)
+        let second = HandshakeSubscriber<Int, Never>(initial: .unlimited) { current.accept(5) }
+        current.subscribe(second)
+        #expect(second.events == ["subscription", "value(0)", "value(5)"])
+    }
 }

@@ -237,4 +237,16 @@ final class ReplaySubjectUpstreamProbe: Subscription, @unchecked Sendable {
             .handleEvents(receiveSubscription: { described = "\($0)" }).sink { _ in }
         #expect(described == "ShareReplay")
     }
+
+    @Test func valuesSentFromInsideReceiveSubscriptionFollowTheReplayAfterTheCall() {
+        let subject = ReplaySubject<Int, Never>(bufferSize: 2)
+        subject.send(1)
+        let subscriber = HandshakeSubscriber<Int, Never>(initial: .unlimited) {
+            subject.send(5)
+            subject.send(6)
+        }
+        subject.subscribe(subscriber)
+        subject.send(7)
+        #expect(subscriber.events == ["subscription", "value(1)", "value(5)", "value(6)", "value(7)"])
+    }
 }
