@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The engine shared by `merge`, `flatMap` and `switchToLatest`: many sources, one downstream.
 ///
 /// Every source is subscribed through a ``MergeSide``; all state lives under one lock.
@@ -10,9 +12,13 @@
 ///     subscribes, and every later request (or demand returned from `receive(_:)`) is passed on to it
 ///     as is. Invariant while demand is bounded: the live side's outstanding request plus the values
 ///     buffered from it equals `demand`.
-/// - Serial delivery: the thread that finds the engine idle becomes the deliverer (`isDelivering`)
+/// - Serial delivery: the thread that finds the engine idle becomes the deliverer (it takes the `turn`)
 ///   and drains the buffer; a value that arrives meanwhile (from another thread, or re-entrantly from
 ///   inside the downstream's `receive(_:)`) is only buffered. No lock is held while calling out.
+/// - One lock round trip per value: a value that finds the engine idle is delivered directly, and when
+///   the downstream returns no demand the deliverer ends its turn with one atomic exchange instead of
+///   taking the lock again. Whoever changes the state under the lock while a delivery runs marks the
+///   turn (``claimTurnOrFlagLocked()``), which sends the deliverer back through the lock to look.
 /// - Completion: `.finished` once no more sources can come (`sourcesDone`), no side is live and the
 ///   buffer is empty; the first failure drops the buffer, cancels everything and is delivered once.
 @usableFromInline
@@ -44,7 +50,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
     /// `switchToLatest`'s demand (see the type's notes) rather than one value at a time per side. Immutable.
     @usableFromInline
     let forwardsDemand: Bool
-    /// The subscriber, boxed so that the deliverer (whoever set `isDelivering`) calls it without retaining
+    /// The subscriber, boxed so that the deliverer (whoever has the `turn`) calls it without retaining
     /// it: while a delivery is under way the box is not released (see `retiredDownstream`). Guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
@@ -69,10 +75,12 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
     @usableFromInline
     @exclusivity(unchecked)
     final var wideningDue = false
-    /// Set while a thread is the deliverer (see the type's notes). Guarded by `lock`.
+    /// The deliverer's turn: `0` nobody delivers, `1` a thread is the deliverer, `2` it is, and somebody changed
+    /// the state under the lock meanwhile (it must look again before it stops). Only a thread holding `lock`
+    /// moves it away from `0` (so under the lock, a `0` read stays `0`); the deliverer ends its turn either under
+    /// the lock or, from `1` only, with one exchange without it (``endsTurnAtOnce(returned:)``).
     @usableFromInline
-    @exclusivity(unchecked)
-    final var isDelivering = false
+    let turn = Atomic<UInt8>(0)
     /// Values waiting for demand or for the deliverer, from `bufferHead` on. Both guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
@@ -139,6 +147,48 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
 
     @inlinable
     var description: String { "Merge" }
+
+    /// Whether a thread is the deliverer. Lock held; a `true` may turn `false` meanwhile (the deliverer ends its turn
+    /// without the lock): to leave work to the deliverer, use ``claimTurnOrFlagLocked()`` instead.
+    @inlinable
+    final var isDelivering: Bool { turn.load(ordering: .acquiring) != 0 }
+
+    /// Makes this thread the deliverer if nobody is (returns `true`: drain), or else marks the turn so that the
+    /// deliverer looks at the state again before it stops (returns `false`). Lock held.
+    @inlinable
+    final func claimTurnOrFlagLocked() -> Bool {
+        var state = turn.load(ordering: .acquiring)
+        while true {
+            if state == 0 {
+                turn.store(1, ordering: .relaxed)  // nobody else leaves 0 while this thread holds the lock
+                return true
+            }
+            if state == 2 { return false }
+            let (exchanged, original) = turn.compareExchange(
+                expected: 1, desired: 2, ordering: .acquiringAndReleasing)
+            if exchanged { return false }
+            state = original  // the deliverer just ended its turn
+        }
+    }
+
+    /// Whether a thread is the deliverer, marking the turn if so (see ``claimTurnOrFlagLocked()``). Lock held.
+    @inlinable
+    final func flagTurnIfDeliveringLocked() -> Bool {
+        var state = turn.load(ordering: .acquiring)
+        while state == 1 {
+            let (exchanged, original) = turn.compareExchange(
+                expected: 1, desired: 2, ordering: .acquiringAndReleasing)
+            if exchanged { return true }
+            state = original
+        }
+        return state != 0
+    }
+
+    /// Ends the turn. Lock held, and this thread is the deliverer.
+    @inlinable
+    final func endTurnLocked() {
+        turn.store(0, ordering: .releasing)
+    }
 
     /// ``heldCompletion`` as a plain `Optional`. Lock held.
     @inlinable
@@ -263,8 +313,8 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
         }
         if isDelivering || demand == .none || bufferHead < buffer.count {
             buffer.append(Entry(side: side, value: value))
-            if !isDelivering && demand > .none {
-                isDelivering = true
+            // Without demand the value waits for a request, which drains.
+            if demand > .none && claimTurnOrFlagLocked() {
                 drainLocked()
             } else {
                 lock.unlock()
@@ -274,34 +324,49 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
         // Fast path: deliver directly, without touching the buffer.
         let bounded = !sidesUnlimited
         let more = deliverNowLocked(value, to: box)
+        // Ended at once: nothing changed meanwhile and no demand came back, so the side keeps what it was asked
+        // for (switchToLatest) or is asked for its next value (merge, flatMap, while bounded).
+        if endsTurnAtOnce(returned: more) { return forwardsDemand || !bounded ? .none : .max(1) }
         if forwardsDemand { return forwardReturnedDemandLocked(more, deliveredFrom: side) }
         endDirectDeliveryLocked()
         return bounded ? .max(1) : .none
     }
 
     /// The engine is idle (nobody delivering, nothing buffered) and the downstream has demand: delivers `value`
-    /// now, as the deliverer, and returns the demand the downstream returned, already added. Lock held on entry
-    /// and on return (released during the call); `isDelivering` stays set: end with ``endDirectDeliveryLocked()``
-    /// or a drain.
+    /// now, as the deliverer, and returns the demand the downstream returned (not added yet). Lock held on entry
+    /// (and nobody delivering), released on return; this thread keeps the turn: end it with
+    /// ``endsTurnAtOnce(returned:)``, then, if that did not, ``endDirectDeliveryLocked()`` or a drain.
     @inlinable
     final func deliverNowLocked(_ value: Output, to box: Unmanaged<DownstreamBox<Downstream>>) -> Subscribers.Demand {
-        isDelivering = true
+        turn.store(1, ordering: .relaxed)  // it was 0, and nobody else leaves 0 while this thread holds the lock
         if demand != .unlimited { demand -= 1 }
         lock.unlock()
-        // The box is alive: this thread is the deliverer (`isDelivering`), so a `cancel` meanwhile parks it in
-        // `retiredDownstream`, which only the deliverer releases (in `drainLocked`, after this call returned).
-        let more = box._withUnsafeGuaranteedRef { $0.value.receive(value) }
-        lock.lock()
-        addDemandLocked(more)
-        return more
+        // The box is alive: this thread is the deliverer (it has the turn), so a `cancel` meanwhile parks it in
+        // `retiredDownstream` and marks the turn; only the deliverer releases it (in `drainLocked`, after this call).
+        return box._withUnsafeGuaranteedRef { $0.value.receive(value) }
     }
 
-    /// After ``deliverNowLocked(_:to:)``: stops delivering if nothing arrived meanwhile and nothing is due (all the
-    /// drain would do), else drains. Lock held on entry, released on return.
+    /// After ``deliverNowLocked(_:to:)``: ends the turn without the lock if the downstream returned no demand and
+    /// nobody changed the state meanwhile (the turn is unmarked: nothing to drain, deliver or release), and returns
+    /// `true`. Otherwise takes the lock, adds `more` to the demand and returns `false`, the lock held.
+    @inlinable
+    final func endsTurnAtOnce(returned more: Subscribers.Demand) -> Bool {
+        // Releasing: what the downstream did in this delivery happens before the next deliverer's (which reads the
+        // turn acquiring, under the lock).
+        if more == .none && turn.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing).exchanged {
+            return true
+        }
+        lock.lock()
+        addDemandLocked(more)
+        return false
+    }
+
+    /// After a direct delivery the turn did not end at once: stops delivering if nothing arrived meanwhile and
+    /// nothing is due (all the drain would do), else drains. Lock held on entry, released on return.
     @inlinable
     final func endDirectDeliveryLocked() {
         if bufferHead == buffer.count && pendingCompletion == nil && !wideningDue && !sourcesDone && !isTerminal {
-            isDelivering = false
+            endTurnLocked()
             lock.unlock()
         } else {
             drainLocked()
@@ -416,8 +481,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
         guard !isTerminal, downstream != nil else { return lock.unlock() }
         addDemandLocked(more)
         if forwardsDemand { return requestForwardingLocked(more) }
-        if isDelivering { return lock.unlock() }
-        isDelivering = true
+        guard claimTurnOrFlagLocked() else { return lock.unlock() }
         drainLocked()
     }
 
@@ -426,11 +490,10 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
     @inlinable
     final func requestForwardingLocked(_ more: Subscribers.Demand) {
         let forward = liveSubscriptionLocked()
-        if isDelivering {
-            lock.unlock()
-        } else {
-            isDelivering = true
+        if claimTurnOrFlagLocked() {
             drainLocked()
+        } else {
+            lock.unlock()
         }
         forward?.request(more)
     }
@@ -443,7 +506,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
         isTerminal = true
         var box: DownstreamBox<Downstream>? = nil
         swap(&box, &downstream)
-        if isDelivering {
+        if flagTurnIfDeliveringLocked() {
             retiredDownstream = box  // still in use: the deliverer releases it
             box = nil
         }
@@ -483,8 +546,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
     /// Ends with `.finished` if nothing more can come. Lock held on entry, released on return.
     @inlinable
     final func finishIfDoneLocked() {
-        if !isDelivering && !isTerminal && sourcesDone && firstSide == nil && bufferHead == buffer.count {
-            isDelivering = true
+        if !isTerminal && sourcesDone && firstSide == nil && bufferHead == buffer.count && claimTurnOrFlagLocked() {
             drainLocked()
         } else {
             lock.unlock()
@@ -502,8 +564,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
         self.upstream = nil
         let dropped = takeBufferLocked()
         let sides = unlinkAllLocked()
-        let delivers = !isDelivering
-        isDelivering = true
+        let delivers = claimTurnOrFlagLocked()
         lock.unlock()
         _ = dropped
         upstream?.cancel()
@@ -515,7 +576,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
     }
 
     /// The deliverer's loop: delivers buffered values while there is demand, then a due completion.
-    /// Called with the lock held and `isDelivering` set; returns with the lock released.
+    /// Called with the lock held and the turn this thread's; returns with the lock released.
     @inlinable
     final func drainLocked() {
         while true {
@@ -525,12 +586,12 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
                 downstream = nil
                 recentSide = nil
                 releaseResourcesLocked()
-                lock.unlock()  // `isDelivering` stays set: nothing follows a completion
+                lock.unlock()  // the turn stays taken: nothing follows a completion
                 target?.value.receive(completion: completion)
                 return
             }
             guard let box = unretainedDownstream else {
-                isDelivering = false
+                endTurnLocked()
                 let dropped = takeBufferLocked()
                 var retired: DownstreamBox<Downstream>? = nil
                 swap(&retired, &retiredDownstream)
@@ -577,7 +638,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
                     side = current.next
                 }
             }
-            isDelivering = false
+            endTurnLocked()
             lock.unlock()
             // The list runs newest first: widen in the order the sides were linked, so the oldest source's
             // waiting values come first.

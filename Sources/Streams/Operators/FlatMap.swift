@@ -139,7 +139,9 @@ extension Publishers {
                 if let value = scalarKind.output(of: inner), !isDelivering, demand > .none, bufferHead == buffer.count,
                     !isTerminal, let box = unretainedDownstream
                 {
-                    _ = deliverNowLocked(value, to: box)
+                    let more = deliverNowLocked(value, to: box)
+                    // Ended at once: nothing changed meanwhile (a cancel would have marked the turn).
+                    if endsTurnAtOnce(returned: more) { return maxPublishers != .unlimited ? .max(1) : .none }
                     // A cancel from inside the downstream's `receive` leaves nothing to ask the upstream for.
                     let replenishes = maxPublishers != .unlimited && !isTerminal
                     endDirectDeliveryLocked()

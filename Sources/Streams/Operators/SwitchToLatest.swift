@@ -123,8 +123,8 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
             return .none
         }
         // The returned demand is added to `demand`, which the next inner is asked for (demand carries over).
-        _ = deliverNowLocked(value, to: box)
-        endDirectDeliveryLocked()
+        let more = deliverNowLocked(value, to: box)
+        if !endsTurnAtOnce(returned: more) { endDirectDeliveryLocked() }
         return .none
     }
 

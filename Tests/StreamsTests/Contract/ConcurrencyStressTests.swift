@@ -393,6 +393,48 @@ import Testing
         }
     }
 
+    /// `merge` with bounded demand: sources fed from several threads while another thread asks for one value at a
+    /// time, so requests race with deliveries that end their turn without the lock. The subscriber (plain fields) is
+    /// called serially and never beyond what was asked for; asking for more afterwards gets the values that waited
+    /// (at most one per source: merge asks each for one at a time), then every new one.
+    @Test func mergeWithBoundedDemandRequestedFromAnotherThread() {
+        let sources = (0..<Self.threads - 1).map { _ in PassthroughSubject<Int, Never>() }
+        let counter = UnsynchronizedCounter()
+        var received: (any Subscription)?
+        Publishers.MergeMany(sources).subscribe(
+            AnySubscriber(
+                receiveSubscription: { received = $0 },
+                receiveValue: { value in
+                    counter.count += 1
+                    counter.sum += value
+                    return .none
+                }))
+        /// A subscription is safe to call from any thread: that is what this test checks.
+        struct Handed: @unchecked Sendable { let subscription: any Subscription }
+        guard let subscription = received.map(Handed.init) else {
+            Issue.record("merge handed no subscription")
+            return
+        }
+        let requests = Self.perThread
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+            if thread == Self.threads - 1 {
+                for _ in 0..<requests { subscription.subscription.request(.max(1)) }
+            } else {
+                for _ in 0..<Self.perThread { sources[thread].send(1) }
+            }
+        }
+        #expect(counter.count <= requests)
+        #expect(counter.sum == counter.count)
+        let before = counter.count
+        subscription.subscription.request(.unlimited)
+        let waited = counter.count - before
+        #expect(waited <= sources.count)
+        for source in sources { source.send(1) }
+        #expect(counter.count == before + waited + sources.count)
+        #expect(counter.sum == counter.count)
+        subscription.subscription.cancel()
+    }
+
     @Test func debounceOnARealQueueFlushesTheLastValueWhenTheInputFinishes() {
         let subject = PassthroughSubject<Int, Never>()
         let queue = DispatchQueue(label: "stress.debounce")
