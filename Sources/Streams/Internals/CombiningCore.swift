@@ -11,6 +11,7 @@
 ///     static var name: String { "Zip" }
 ///     static var forwardsDemand: Bool { true }
 ///     mutating func next() -> (A, B)? { … }
+///     var hasNext: Bool { … }                    // whether `next()` has a tuple now
 ///     func isExhausted(finished: FinishedSources) -> Bool { … }   // a finished source with nothing left
 /// }
 /// ```
@@ -31,6 +32,8 @@ protocol CombiningState {
     /// Removes and returns the next output, or `nil` when none is ready. Called only while the downstream
     /// has demand.
     mutating func next() -> Output?
+    /// Whether ``next()`` would return an output now.
+    var hasNext: Bool { get }
     /// Whether no output can ever come again, given which sources have finished (at least one has).
     /// The core then finishes, cancelling the sources still running.
     func isExhausted(finished: FinishedSources) -> Bool
@@ -46,11 +49,12 @@ extension CombiningState {
 /// (``Side``); the operator supplies only its ``CombiningState``.
 ///
 /// - **Serial delivery.** Whoever changes the state (a source's value or completion, a downstream request)
-///   and finds nobody delivering becomes the deliverer (`isDelivering`) and drains: it takes outputs from the
-///   state while there is demand and calls the downstream outside the lock. Others only change the state
-///   and leave; the deliverer sees their change before it stops. So the downstream is never entered twice
-///   at once, and a request or a source's value sent from inside the downstream's `receive` continues the
-///   loop instead of recursing.
+///   and finds nobody delivering becomes the deliverer (it takes the ``DeliveryTurn``) and drains: it takes
+///   outputs from the state while there is demand and calls the downstream outside the lock. Others only
+///   change the state and leave, marking the turn; the deliverer sees their change before it stops. So the
+///   downstream is never entered twice at once, and a request or a source's value sent from inside the
+///   downstream's `receive` continues the loop instead of recursing. After the last output owed, the
+///   deliverer gives the turn back without taking the lock again, unless the turn was marked.
 /// - **Completion.** The first failure ends the stream at once: the sources still running are cancelled,
 ///   whatever the state holds is released, and the failure is delivered (after the value being delivered,
 ///   if any). `.finished` is delivered once the state says no output can come any more
@@ -139,10 +143,10 @@ where
     @usableFromInline
     @exclusivity(unchecked)
     var demand = Subscribers.Demand.none
-    /// Whether a thread is running the delivery loop. Under `lock`.
+    /// Whose turn it is to run the delivery loop (see ``DeliveryTurn``): taken and marked under `lock`, given back
+    /// under it or, after the last output the loop had to deliver, without it.
     @usableFromInline
-    @exclusivity(unchecked)
-    var isDelivering = false
+    let turn = DeliveryTurn()
     /// Whether the stream has ended (a completion decided, or cancelled). Under `lock`.
     @usableFromInline
     @exclusivity(unchecked)
@@ -220,8 +224,7 @@ where
         guard !isTerminal, !sources.finished[side.index] else { return lock.unlock() }
         side.store(&state, value)
         state.didStore(demand: demand)
-        if isDelivering { return lock.unlock() }
-        isDelivering = true
+        guard turn.claimOrMarkLocked() else { return lock.unlock() }
         drainLocked()
     }
 
@@ -234,8 +237,7 @@ where
         case .failure(let error):
             endLocked(.failure(error))
         case .finished:
-            if isDelivering { return lock.unlock() }
-            isDelivering = true
+            guard turn.claimOrMarkLocked() else { return lock.unlock() }
             drainLocked()
         }
     }
@@ -255,11 +257,10 @@ where
         guard !isTerminal, downstream != nil else { return lock.unlock() }
         demand += more
         let upstreams = State.forwardsDemand ? sources : CombiningSources(count: 0)
-        if isDelivering {
-            lock.unlock()
-        } else {
-            isDelivering = true
+        if turn.claimOrMarkLocked() {
             drainLocked()
+        } else {
+            lock.unlock()
         }
         upstreams.request(more)
     }
@@ -292,8 +293,7 @@ where
         let released = state
         state = State()
         let upstreams = sources.takeSubscriptions()
-        let delivers = !isDelivering
-        isDelivering = true
+        let delivers = turn.claimOrMarkLocked()
         lock.unlock()
         _ = released
         upstreams.cancel()
@@ -303,8 +303,10 @@ where
         }
     }
 
-    /// The loop (lock held, `isDelivering` set by the caller; returns with the lock released): delivers the
-    /// pending completion, else the next output while there is demand, else finishes when no output can come.
+    /// The loop (lock held, the turn taken by the caller; returns with the lock released): delivers the pending
+    /// completion, else the next output while there is demand, else finishes when no output can come. After an
+    /// output that leaves nothing to do (no more outputs owed, no source finished) the turn is given back without
+    /// the lock, unless the downstream returned demand or somebody marked the turn meanwhile.
     @inlinable
     func drainLocked() {
         while true {
@@ -322,17 +324,21 @@ where
             // Ended without a completion to hand over: cancelled. (Checked without copying the downstream, which
             // only a delivery does: a copy is a retain and a release of each reference it holds.)
             guard !isTerminal else {
-                isDelivering = false
+                turn.endLocked()
                 return lock.unlock()
             }
             if demand > .none, let output = state.next() {
                 guard let downstream else {
-                    isDelivering = false
+                    turn.endLocked()
                     return lock.unlock()
                 }
                 if demand != .unlimited { demand -= 1 }
+                // Once this output is delivered the loop would stop, unless the state changes meanwhile (which marks
+                // the turn): nothing more to deliver now, and no finished source to look at.
+                let isLast = !(demand > .none && state.hasNext) && !sources.finished.any
                 lock.unlock()
                 let more = downstream.receive(output)
+                if isLast && more == .none && turn.endsAtOnce() { return }
                 lock.lock()
                 if more > .none {
                     demand += more
@@ -355,7 +361,7 @@ where
                 lock.lock()
                 continue
             }
-            isDelivering = false
+            turn.endLocked()
             return lock.unlock()
         }
     }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The engine shared by `merge`, `flatMap` and `switchToLatest`: many sources, one downstream.
 ///
 /// Every source is subscribed through a ``MergeSide``; all state lives under one lock.
@@ -16,9 +14,8 @@ import Synchronization
 ///   and drains the buffer; a value that arrives meanwhile (from another thread, or re-entrantly from
 ///   inside the downstream's `receive(_:)`) is only buffered. No lock is held while calling out.
 /// - One lock round trip per value: a value that finds the engine idle is delivered directly, and when
-///   the downstream returns no demand the deliverer ends its turn with one atomic exchange instead of
-///   taking the lock again. Whoever changes the state under the lock while a delivery runs marks the
-///   turn (``claimTurnOrFlagLocked()``), which sends the deliverer back through the lock to look.
+///   the downstream returns no demand the deliverer gives the turn back without the lock (see
+///   ``DeliveryTurn``); whoever changes the state under the lock while a delivery runs marks the turn.
 /// - Completion: `.finished` once no more sources can come (`sourcesDone`), no side is live and the
 ///   buffer is empty; the first failure drops the buffer, cancels everything and is delivered once.
 @usableFromInline
@@ -75,12 +72,10 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
     @usableFromInline
     @exclusivity(unchecked)
     final var wideningDue = false
-    /// The deliverer's turn: `0` nobody delivers, `1` a thread is the deliverer, `2` it is, and somebody changed
-    /// the state under the lock meanwhile (it must look again before it stops). Only a thread holding `lock`
-    /// moves it away from `0` (so under the lock, a `0` read stays `0`); the deliverer ends its turn either under
-    /// the lock or, from `1` only, with one exchange without it (``endsTurnAtOnce(returned:)``).
+    /// Whose turn it is to deliver (see ``DeliveryTurn``): taken and marked under `lock`, given back under it or,
+    /// after a direct delivery, without it (``endsTurnAtOnce(returned:)``).
     @usableFromInline
-    let turn = Atomic<UInt8>(0)
+    let turn = DeliveryTurn()
     /// Values waiting for demand or for the deliverer, from `bufferHead` on. Both guarded by `lock`.
     @usableFromInline
     @exclusivity(unchecked)
@@ -148,47 +143,9 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
     @inlinable
     var description: String { "Merge" }
 
-    /// Whether a thread is the deliverer. Lock held; a `true` may turn `false` meanwhile (the deliverer ends its turn
-    /// without the lock): to leave work to the deliverer, use ``claimTurnOrFlagLocked()`` instead.
+    /// Whether a thread is the deliverer. Lock held (see ``DeliveryTurn/isTakenLocked``).
     @inlinable
-    final var isDelivering: Bool { turn.load(ordering: .acquiring) != 0 }
-
-    /// Makes this thread the deliverer if nobody is (returns `true`: drain), or else marks the turn so that the
-    /// deliverer looks at the state again before it stops (returns `false`). Lock held.
-    @inlinable
-    final func claimTurnOrFlagLocked() -> Bool {
-        var state = turn.load(ordering: .acquiring)
-        while true {
-            if state == 0 {
-                turn.store(1, ordering: .relaxed)  // nobody else leaves 0 while this thread holds the lock
-                return true
-            }
-            if state == 2 { return false }
-            let (exchanged, original) = turn.compareExchange(
-                expected: 1, desired: 2, ordering: .acquiringAndReleasing)
-            if exchanged { return false }
-            state = original  // the deliverer just ended its turn
-        }
-    }
-
-    /// Whether a thread is the deliverer, marking the turn if so (see ``claimTurnOrFlagLocked()``). Lock held.
-    @inlinable
-    final func flagTurnIfDeliveringLocked() -> Bool {
-        var state = turn.load(ordering: .acquiring)
-        while state == 1 {
-            let (exchanged, original) = turn.compareExchange(
-                expected: 1, desired: 2, ordering: .acquiringAndReleasing)
-            if exchanged { return true }
-            state = original
-        }
-        return state != 0
-    }
-
-    /// Ends the turn. Lock held, and this thread is the deliverer.
-    @inlinable
-    final func endTurnLocked() {
-        turn.store(0, ordering: .releasing)
-    }
+    final var isDelivering: Bool { turn.isTakenLocked }
 
     /// ``heldCompletion`` as a plain `Optional`. Lock held.
     @inlinable
@@ -314,7 +271,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
         if isDelivering || demand == .none || bufferHead < buffer.count {
             buffer.append(Entry(side: side, value: value))
             // Without demand the value waits for a request, which drains.
-            if demand > .none && claimTurnOrFlagLocked() {
+            if demand > .none && turn.claimOrMarkLocked() {
                 drainLocked()
             } else {
                 lock.unlock()
@@ -338,7 +295,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
     /// ``endsTurnAtOnce(returned:)``, then, if that did not, ``endDirectDeliveryLocked()`` or a drain.
     @inlinable
     final func deliverNowLocked(_ value: Output, to box: Unmanaged<DownstreamBox<Downstream>>) -> Subscribers.Demand {
-        turn.store(1, ordering: .relaxed)  // it was 0, and nobody else leaves 0 while this thread holds the lock
+        turn.takeLocked()
         if demand != .unlimited { demand -= 1 }
         lock.unlock()
         // The box is alive: this thread is the deliverer (it has the turn), so a `cancel` meanwhile parks it in
@@ -351,11 +308,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
     /// `true`. Otherwise takes the lock, adds `more` to the demand and returns `false`, the lock held.
     @inlinable
     final func endsTurnAtOnce(returned more: Subscribers.Demand) -> Bool {
-        // Releasing: what the downstream did in this delivery happens before the next deliverer's (which reads the
-        // turn acquiring, under the lock).
-        if more == .none && turn.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing).exchanged {
-            return true
-        }
+        if more == .none && turn.endsAtOnce() { return true }
         lock.lock()
         addDemandLocked(more)
         return false
@@ -366,7 +319,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
     @inlinable
     final func endDirectDeliveryLocked() {
         if bufferHead == buffer.count && pendingCompletion == nil && !wideningDue && !sourcesDone && !isTerminal {
-            endTurnLocked()
+            turn.endLocked()
             lock.unlock()
         } else {
             drainLocked()
@@ -481,7 +434,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
         guard !isTerminal, downstream != nil else { return lock.unlock() }
         addDemandLocked(more)
         if forwardsDemand { return requestForwardingLocked(more) }
-        guard claimTurnOrFlagLocked() else { return lock.unlock() }
+        guard turn.claimOrMarkLocked() else { return lock.unlock() }
         drainLocked()
     }
 
@@ -490,7 +443,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
     @inlinable
     final func requestForwardingLocked(_ more: Subscribers.Demand) {
         let forward = liveSubscriptionLocked()
-        if claimTurnOrFlagLocked() {
+        if turn.claimOrMarkLocked() {
             drainLocked()
         } else {
             lock.unlock()
@@ -506,7 +459,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
         isTerminal = true
         var box: DownstreamBox<Downstream>? = nil
         swap(&box, &downstream)
-        if flagTurnIfDeliveringLocked() {
+        if turn.markIfTakenLocked() {
             retiredDownstream = box  // still in use: the deliverer releases it
             box = nil
         }
@@ -546,7 +499,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
     /// Ends with `.finished` if nothing more can come. Lock held on entry, released on return.
     @inlinable
     final func finishIfDoneLocked() {
-        if !isTerminal && sourcesDone && firstSide == nil && bufferHead == buffer.count && claimTurnOrFlagLocked() {
+        if !isTerminal && sourcesDone && firstSide == nil && bufferHead == buffer.count && turn.claimOrMarkLocked() {
             drainLocked()
         } else {
             lock.unlock()
@@ -564,7 +517,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
         self.upstream = nil
         let dropped = takeBufferLocked()
         let sides = unlinkAllLocked()
-        let delivers = claimTurnOrFlagLocked()
+        let delivers = turn.claimOrMarkLocked()
         lock.unlock()
         _ = dropped
         upstream?.cancel()
@@ -591,7 +544,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
                 return
             }
             guard let box = unretainedDownstream else {
-                endTurnLocked()
+                turn.endLocked()
                 let dropped = takeBufferLocked()
                 var retired: DownstreamBox<Downstream>? = nil
                 swap(&retired, &retiredDownstream)
@@ -638,7 +591,7 @@ where Downstream.Input == Output, Downstream.Failure == Failure, Pending.Wrapped
                     side = current.next
                 }
             }
-            endTurnLocked()
+            turn.endLocked()
             lock.unlock()
             // The list runs newest first: widen in the order the sides were linked, so the oldest source's
             // waiting values come first.

@@ -419,6 +419,9 @@ struct LatestValues<Slots: LatestSlots>: CombiningState {
     }
 
     @inlinable
+    var hasNext: Bool { first != nil || latestPending }
+
+    @inlinable
     func isExhausted(finished: FinishedSources) -> Bool {
         guard first == nil, !latestPending else { return false }
         var everyFinished = true

@@ -314,6 +314,8 @@ struct ZipPair<A, B>: ZipBuffers {
     @inlinable
     func isEmpty(at index: Int) -> Bool { index == 0 ? a.isEmpty : b.isEmpty }
     @inlinable
+    var hasNext: Bool { !a.isEmpty && !b.isEmpty }
+    @inlinable
     mutating func next() -> (A, B)? {
         guard !a.isEmpty, !b.isEmpty else { return nil }
         return (a.pop(), b.pop())
@@ -340,6 +342,8 @@ struct ZipTriple<A, B, C>: ZipBuffers {
         default: return c.isEmpty
         }
     }
+    @inlinable
+    var hasNext: Bool { !a.isEmpty && !b.isEmpty && !c.isEmpty }
     @inlinable
     mutating func next() -> (A, B, C)? {
         guard !a.isEmpty, !b.isEmpty, !c.isEmpty else { return nil }
@@ -370,6 +374,8 @@ struct ZipQuadruple<A, B, C, D>: ZipBuffers {
         default: return d.isEmpty
         }
     }
+    @inlinable
+    var hasNext: Bool { !a.isEmpty && !b.isEmpty && !c.isEmpty && !d.isEmpty }
     @inlinable
     mutating func next() -> (A, B, C, D)? {
         guard !a.isEmpty, !b.isEmpty, !c.isEmpty, !d.isEmpty else { return nil }

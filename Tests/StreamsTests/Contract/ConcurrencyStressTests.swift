@@ -435,6 +435,36 @@ import Testing
         subscription.subscription.cancel()
     }
 
+    /// `zip` and `combineLatest` fed from several threads at once: each subscriber (plain fields) is called serially,
+    /// `zip` pairs every value (as many tuples as each side sent), and `combineLatest` combines every value sent once
+    /// both sides have one.
+    @Test func combinersFedFromManyThreadsDeliverSerially() {
+        let left = PassthroughSubject<Int, Never>()
+        let right = PassthroughSubject<Int, Never>()
+        let zipped = UnsynchronizedCounter()
+        let combined = UnsynchronizedCounter()
+        let z = left.zip(right).sink { pair in
+            zipped.count += 1
+            zipped.sum += pair.0 + pair.1
+        }
+        let c = left.combineLatest(right).sink { pair in
+            combined.count += 1
+            combined.sum += pair.0 + pair.1
+        }
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+            let target = thread.isMultiple(of: 2) ? left : right
+            for _ in 0..<Self.perThread { target.send(1) }
+        }
+        let perSide = Self.threads / 2 * Self.perThread
+        #expect(zipped.count == perSide)
+        #expect(zipped.sum == 2 * perSide)
+        // Only values sent before the other side's first value form no combination: at most one side's worth.
+        #expect(combined.count >= perSide && combined.count < 2 * perSide)
+        #expect(combined.sum == 2 * combined.count)
+        z.cancel()
+        c.cancel()
+    }
+
     @Test func debounceOnARealQueueFlushesTheLastValueWhenTheInputFinishes() {
         let subject = PassthroughSubject<Int, Never>()
         let queue = DispatchQueue(label: "stress.debounce")

@@ -17,6 +17,7 @@ import Testing
         static var name: String { "ArrivalOrder" }
         static var forwardsDemand: Bool { Forwards.forwards }
         mutating func next() -> String? { waiting.isEmpty ? nil : waiting.removeFirst() }
+        var hasNext: Bool { !waiting.isEmpty }
         func isExhausted(finished: FinishedSources) -> Bool { waiting.isEmpty && !finished.contains(false) }
     }
 
