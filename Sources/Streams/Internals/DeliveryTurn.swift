@@ -1,7 +1,8 @@
 import Synchronization
 
 /// Whose turn it is to call the downstream, in the engines that deliver serially for several sources
-/// (``MergeCore`` for `merge`, `flatMap`, `switchToLatest`; ``CombiningCore`` for `combineLatest`, `zip`).
+/// (``MergeCore`` for `merge`, `flatMap`, `switchToLatest`; ``CombiningCore`` for `combineLatest`, `zip`;
+/// ``WithLatestFromInner``, whose other publisher may fail while a value is delivered).
 ///
 /// Such an engine keeps its state under a lock and calls the downstream without it. The thread that finds
 /// nobody delivering takes the turn and delivers; the others change the state under the lock and leave it to

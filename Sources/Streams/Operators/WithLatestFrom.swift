@@ -228,7 +228,8 @@ struct WithLatestFromOtherSubscriber<Input, UpstreamOutput, Downstream: Subscrib
 ///
 /// The other publisher may fail on another thread while an upstream value is being delivered: whoever finds no
 /// delivery in progress takes the downstream and sends the failure; otherwise the delivering thread sends it
-/// when its call returns, so calls to the downstream never overlap.
+/// when its call returns, so calls to the downstream never overlap. A delivery holds the ``DeliveryTurn``: when
+/// nobody marked it meanwhile (no failure is waiting), the delivering thread gives it back without the lock.
 ///
 /// The subscriber, the other's latest value and a pending failure are kept in ``OptionalSlot`` parameters
 /// (`Downstream?`, `OtherOutput?`, `Subscribers.Completion<Failure>?`), so the unspecialised `deinit` destroys them
@@ -265,10 +266,10 @@ where
     @usableFromInline
     @exclusivity(unchecked)
     var other = TriggerLink.waiting
-    /// An upstream value is being delivered (by the upstream's thread, outside the lock). Guarded by `link`'s lock.
+    /// Taken while an upstream value is being delivered (by the upstream's thread, outside the lock); marked by a
+    /// failure of the other publisher meanwhile (see ``DeliveryTurn``). Taken and marked under `link`'s lock.
     @usableFromInline
-    @exclusivity(unchecked)
-    var isDelivering = false
+    let turn = DeliveryTurn()
     /// The other publisher failed during a delivery: the delivering thread sends it when it returns. Guarded
     /// by `link`'s lock.
     @usableFromInline
@@ -335,11 +336,12 @@ where
             link.unlock()
             return .max(1)  // dropped: the subscriber did not get it, so ask for one more in its place
         }
-        isDelivering = true
+        turn.takeLocked()  // free: only this serial path takes it
         link.unlock()
         let more = downstream.receive(resultSelector(input, latest))
+        if turn.endsAtOnce() { return more }  // unmarked: no failure is waiting
         link.lock()
-        isDelivering = false
+        turn.endLocked()
         let failure = pendingFailure
         pendingFailure = nil
         link.unlock()
@@ -405,7 +407,7 @@ where
         _ = ended
         guard link.finishAndCancel() else { return }  // the upstream completed first, or the subscriber cancelled
         link.lock()
-        if isDelivering {
+        if turn.markIfTakenLocked() {
             pendingFailure = completion  // sent by the delivering thread when its call returns
             link.unlock()
             return

@@ -658,6 +658,35 @@ extension ConcurrencyStressTests {
         var afterCompletion = 0
     }
 
+    /// `withLatestFrom`: the other publisher fails on one thread while triggers are delivered on another. The failure
+    /// arrives once, never during a delivery (the counters are plain), and nothing arrives after it.
+    @Test func withLatestFromOtherFailingWhileTriggersAreDelivered() {
+        for _ in 0..<50 {
+            let trigger = PassthroughSubject<Int, TestError>()
+            let other = PassthroughSubject<Int, TestError>()
+            let counter = UnsynchronizedCounter()
+            let ends = CompletionCounter()
+            let c = trigger.withLatestFrom(other) { $0 + $1 }.sink(
+                receiveCompletion: { _ in ends.completions += 1 },
+                receiveValue: { _ in
+                    if ends.completions > 0 { ends.afterCompletion += 1 }
+                    counter.count += 1
+                })
+            other.send(0)
+            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                if thread == 0 {
+                    for value in 0..<200 { trigger.send(value) }
+                } else {
+                    other.send(completion: .failure(.boom))
+                }
+            }
+            #expect(ends.completions == 1)
+            #expect(ends.afterCompletion == 0)
+            #expect(counter.count <= 200)
+            c.cancel()
+        }
+    }
+
     /// `withLatestFrom`: the trigger fed from several threads while the other source changes on another. Every
     /// trigger after the other's first value is delivered, serially, and each trigger thread sees the other's
     /// values in the order they were sent (never an older value after a newer one).
