@@ -121,8 +121,9 @@ extension Publishers {
                 return .none
             }
 
-            /// `receive(_:)` when the inner publishers are scalar (`Just`, see ``ScalarPublisherKind``): if the
-            /// engine is idle and the downstream has demand, the inner's value is delivered now, as subscribing to it
+            /// `receive(_:)` when the inner publishers may be scalar (`Just`, a fulfilled `Future`, see
+            /// ``ScalarPublisherKind``): if the inner holds its value, the engine is idle and the downstream has
+            /// demand, the inner's value is delivered now, as subscribing to it
             /// would have delivered it, and its place is freed at once (one more upstream value when `maxPublishers`
             /// is bounded, returned here as a subscribed inner's completion would have requested it). Otherwise the
             /// inner is subscribed like any other, so that it waits its turn behind buffered values.
@@ -135,9 +136,13 @@ extension Publishers {
                 }
                 lock.unlock()
                 let inner = transform(input)
+                // A deferred future is made here, once, as subscribing to it would make it; then read or subscribed.
+                // (A future's value is read before taking the engine's lock: it has a lock of its own.)
+                let made = scalarKind.madeFuture(of: inner)
+                let scalar = made != nil ? made?.fulfilledValue : scalarKind.output(of: inner)
                 lock.lock()
-                if let value = scalarKind.output(of: inner), !isDelivering, demand > .none, bufferHead == buffer.count,
-                    !isTerminal, let box = unretainedDownstream
+                if let value = scalar, !isDelivering, demand > .none, bufferHead == buffer.count, !isTerminal,
+                    let box = unretainedDownstream
                 {
                     let more = deliverNowLocked(value, to: box)
                     // Ended at once: nothing changed meanwhile (a cancel would have marked the turn).
@@ -152,7 +157,7 @@ extension Publishers {
                     return .none
                 }
                 lock.unlock()
-                inner.receive(subscriber: side)
+                if let made { made.receive(subscriber: side) } else { inner.receive(subscriber: side) }
                 return .none
             }
 

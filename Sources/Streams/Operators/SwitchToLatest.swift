@@ -84,14 +84,21 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     /// one is subscribed (or, when it is scalar, read: see ``receiveScalar(_:of:)``).
     @inlinable
     func receive(_ input: P) -> Subscribers.Demand {
+        // A deferred future is made here, once, as subscribing to it would make it; then read or subscribed to.
+        if let made = scalarKind.madeFuture(of: input) {
+            if let value = made.fulfilledValue { return receiveScalar(value, of: made) }
+            subscribe(made)
+            return .none
+        }
         if scalarKind != .none, let value = scalarKind.output(of: input) { return receiveScalar(value, of: input) }
         subscribe(input)
         return .none
     }
 
-    /// Switches to `input` by subscribing to it, after cancelling the current inner.
+    /// Switches to `input` (the inner publisher, or the future a deferred one made) by subscribing to it, after
+    /// cancelling the current inner.
     @inlinable
-    func subscribe(_ input: P) {
+    func subscribe<Inner: Publisher>(_ input: Inner) where Inner.Output == P.Output, Inner.Failure == P.Failure {
         lock.lock()
         let (side, replaced, dropped) = replaceSideLocked()
         lock.unlock()
@@ -100,13 +107,15 @@ where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
         if let side { input.receive(subscriber: side) }
     }
 
-    /// `receive(_:)` when the new inner is scalar (`Just`, see ``ScalarPublisherKind``) and holds `value`. The
+    /// `receive(_:)` when the new inner is scalar (`Just`, a fulfilled `Future`, see ``ScalarPublisherKind``) and
+    /// holds `value` (`input` is the inner, or the future a deferred inner made). The
     /// current inner is cancelled first, as for any switch; then, if the engine is idle and the downstream has
     /// demand, `value` is delivered now, as subscribing to the inner would have delivered it (during this call), and
     /// the inner counts as finished at once: no side, no subscription, no completion to wait for. Otherwise the inner
     /// is subscribed like any other, so that it waits for demand (and a later switch can still replace it).
     @inlinable
-    func receiveScalar(_ value: P.Output, of input: P) -> Subscribers.Demand {
+    func receiveScalar<Inner: Publisher>(_ value: P.Output, of input: Inner) -> Subscribers.Demand
+    where Inner.Output == P.Output, Inner.Failure == P.Failure {
         lock.lock()
         if firstSide != nil {
             let (replaced, dropped) = unlinkLiveSideLocked()

@@ -62,6 +62,17 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
         for subscription in targets { subscription.resolve(result) }
     }
 
+    /// The value this future was fulfilled with, or `nil` if it has not been fulfilled yet or failed. What a
+    /// subscriber would get now (once it asked for a value); read by `flatMap` and `switchToLatest` instead of
+    /// subscribing (see ``ScalarPublisherKind``).
+    @inlinable
+    var fulfilledValue: Output? {
+        guarded.lock()
+        defer { guarded.unlock() }
+        guard case .success(let value)? = guarded.state.result else { return nil }
+        return value
+    }
+
     @inlinable
     func remove(_ subscription: FutureSubscriptionBase<Output, Failure>) {
         guarded.lock()

@@ -536,6 +536,86 @@ import Testing
         #expect(firstDifference == nil, "\(differences.count) of 400 scripts differ")
     }
 
+    /// A future fulfilled inside its closure is read, not subscribed to (see `ScalarPublisherKind`), and so is the
+    /// one a `Deferred` makes: the subscriber sees what subscribing would have given it, successes and failures alike,
+    /// in every script.
+    @Test func fulfilledFutureInnersAreDeliveredExactlyAsSubscribedInnersWould() {
+        var random = SeededRandom(state: 20_261_129)
+        let demands: [Subscribers.Demand?] = [nil, .max(1), .max(2), .max(3), .unlimited]
+        func future(_ value: Int) -> Future<Int, TestFailure> {
+            Future { promise in promise(value % 5 == 4 ? .failure(.boom) : .success(value)) }
+        }
+        var differences: [String] = []
+        for _ in 0..<400 {
+            var steps: [ScalarScript.Step] = []
+            for index in 0..<Int.random(in: 1...8, using: &random) {
+                steps.append(.send(index + 1))
+                if Bool.random(using: &random) { steps.append(.request(Int.random(in: 1...3, using: &random))) }
+            }
+            switch Int.random(in: 0..<4, using: &random) {
+            case 0: steps.append(.finish)
+            case 1: steps.append(.fail)
+            default: break
+            }
+            let script = ScalarScript(
+                maxPublishers: [.unlimited, .max(1), .max(2), .max(3)].randomElement(using: &random) ?? .unlimited,
+                initial: demands.randomElement(using: &random) ?? nil,
+                perValue: Bool.random(using: &random) ? .none : .max(1),
+                cancelOnValue: Int.random(in: 0...4, using: &random) == 0 ? nil : Int.random(in: 1...5, using: &random),
+                steps: steps)
+            let read = script.run(future)
+            let subscribed = script.run { future($0).eraseToAnyPublisher() }
+            if read != subscribed {
+                differences.append("\(script)\n  read:       \(read)\n  subscribed: \(subscribed)")
+            }
+            let deferred = script.run { value in Deferred { future(value) } }
+            let deferredSubscribed = script.run { value in Deferred { future(value) }.eraseToAnyPublisher() }
+            if deferred != deferredSubscribed {
+                differences.append("\(script)\n  deferred:   \(deferred)\n  subscribed: \(deferredSubscribed)")
+            }
+        }
+        let firstDifference = differences.first
+        #expect(firstDifference == nil, "\(differences.count) of 400 scripts differ")
+    }
+
+    /// A deferred future is made once per inner, whether it is read or subscribed to.
+    @Test func eachDeferredFutureIsMadeOnce() {
+        let upstream = PassthroughSubject<Int, Never>()
+        let subscriber = HandWrittenSubscriber<Int, Never>(initial: .max(1))
+        let made = Locked(0)
+        upstream.flatMap { value in
+            Deferred {
+                made.withLock { $0 += 1 }
+                return Future<Int, Never> { $0(.success(value)) }
+            }
+        }.subscribe(subscriber)
+        upstream.send(1)  // read: the downstream has demand
+        upstream.send(2)  // subscribed: no demand left, it waits
+        #expect(made.withLock { $0 } == 2)
+        subscriber.request(.max(1))
+        #expect(subscriber.events == [.subscription, .value(1), .value(2)])
+        #expect(made.withLock { $0 } == 2)
+    }
+
+    /// A future not fulfilled yet is subscribed to: its value arrives when its promise is called, and the stream
+    /// finishes only after that.
+    @Test func aFutureFulfilledLaterDeliversWhenItsPromiseIsCalled() {
+        let upstream = PassthroughSubject<Int, Never>()
+        let subscriber = HandWrittenSubscriber<Int, Never>(initial: .unlimited)
+        let promises = Locked<[Future<Int, Never>.Promise]>([])
+        upstream.flatMap { value in
+            Future<Int, Never> { promise in promises.withLock { $0.append({ _ in promise(.success(value * 10)) }) } }
+        }.subscribe(subscriber)
+        upstream.send(1)
+        upstream.send(2)
+        upstream.send(completion: .finished)
+        #expect(subscriber.events == [.subscription])
+        let kept = promises.withLock { $0 }
+        kept[1](.success(0))
+        kept[0](.success(0))
+        #expect(subscriber.events == [.subscription, .value(20), .value(10), .finished])
+    }
+
     @Test func aBoundedFlatMapOverJustAsksTheUpstreamForOneMorePerValue() {
         let upstream = CombiningProbe<Int, Never>()
         let subscriber = HandWrittenSubscriber<Int, Never>(initial: .unlimited)

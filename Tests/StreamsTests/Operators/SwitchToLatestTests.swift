@@ -332,6 +332,32 @@ import Testing
         #expect(firstDifference == nil, "\(differences.count) of 400 scripts differ")
     }
 
+    /// A future fulfilled inside its closure is read, not subscribed to (see `ScalarPublisherKind`), and so is the
+    /// one a `Deferred` makes: the subscriber sees what subscribing would have given it, successes and failures alike,
+    /// in every script.
+    @Test func fulfilledFutureInnersAreSwitchedToExactlyAsSubscribedInnersWould() {
+        var random = SeededRandom(state: 20_261_130)
+        var differences: [String] = []
+        func inner(_ value: Int?) -> Future<Int, TestFailure> {
+            Future { promise in promise(value.map { .success($0) } ?? .failure(.boom)) }
+        }
+        for _ in 0..<400 {
+            let script = ScalarScript.random(using: &random, failedInners: true)
+            let read = script.run(inner)
+            let subscribed = script.run { inner($0).eraseToAnyPublisher() }
+            if read != subscribed {
+                differences.append("\(script)\n  read:       \(read)\n  subscribed: \(subscribed)")
+            }
+            let deferred = script.run { value in Deferred { inner(value) } }
+            let deferredSubscribed = script.run { value in Deferred { inner(value) }.eraseToAnyPublisher() }
+            if deferred != deferredSubscribed {
+                differences.append("\(script)\n  deferred:   \(deferred)\n  subscribed: \(deferredSubscribed)")
+            }
+        }
+        let firstDifference = differences.first
+        #expect(firstDifference == nil, "\(differences.count) of 400 scripts differ")
+    }
+
     @Test func resultInnersAreSwitchedToExactlyAsSubscribedInnersWouldBe() {
         var random = SeededRandom(state: 20_261_129)
         var differences: [String] = []
