@@ -146,6 +146,16 @@ public enum Scenario: String, CaseIterable, Sendable {
     /// `switchToLatest` → `map` → sink; a new feed every 100 values.
     case switchToLive = "switch-to-live"
 
+    // Shapes added with the thirty-seventh round (issue 24).
+
+    /// Details looked up for each id, answered from a cache: a subject of ids → `flatMap` over a
+    /// `Deferred { Future { … } }` whose promise is kept at once → sink.
+    case flatMapFuture = "flatmap-future"
+    /// A save button that sends the form's latest text: taps (a subject) → `withLatestFrom` the text (a
+    /// `CurrentValueSubject`, changed every 50 taps) → `map` → sink. Streams only: OpenCombine has no
+    /// `withLatestFrom` (nor has Combine).
+    case withLatestFrom = "with-latest-from"
+
     // Depth scaling: subject → N × map → sink; the cost of one stage is (depth-20 − depth-1) ÷ 19.
 
     /// subject → 1 × map → sink.
@@ -231,6 +241,8 @@ public enum Scenario: String, CaseIterable, Sendable {
         case .assign: 1_000_000
         case .retryFeed: 1_000_000
         case .switchToLive: 1_000_000
+        case .flatMapFuture: 500_000
+        case .withLatestFrom: 1_000_000
         case .search: 500_000
         case .tenStages, .chainErased, .stageScan, .stageRemoveDuplicates, .stageHandleEvents, .stagePrefix,
             .stageDropFirst, .stageTryMap, .stageCatch, .stageReplaceError, .stageCollect, .stageReplaceEmpty,
@@ -295,6 +307,8 @@ public enum Scenario: String, CaseIterable, Sendable {
         case .assign: "per value"
         case .retryFeed: "per value"
         case .switchToLive: "per value"
+        case .flatMapFuture: "per inner Future"
+        case .withLatestFrom: "per tap"
         }
     }
 }

@@ -95,7 +95,7 @@ public enum Target {
         case .debounce, .throttle, .timeout, .delay, .receiveOn: 0.25
         case .search: 0.20
         // flatMap-shaped: the issue's flatMap target.
-        case .flatMap, .flatMapSerial, .switchToCached: 0.12
+        case .flatMap, .flatMapSerial, .switchToCached, .flatMapFuture: 0.12
         // Issue 8 set 0.5; issue 24 asks for 0.45 per live subscription.
         case .memoryHeap, .memoryResident, .memoryHeapStoredClosures, .memoryHeapStateful, .memoryHeapTimed: 0.45
         // No OpenCombine figure (merge, combineLatest) or no target set (values, sequence-collect).
@@ -103,7 +103,7 @@ public enum Target {
         case .fanOut1, .fanOut10, .fanOut100, .fanOut10k, .live1k, .live10k, .live100k, .live1m, .liveMemory1k,
             .liveMemory10k, .liveMemory1m:
             nil
-        case .merge, .combineLatest, .combineLatest4, .values, .sequenceCollect: nil
+        case .merge, .combineLatest, .combineLatest4, .withLatestFrom, .values, .sequenceCollect: nil
         }
     }
 

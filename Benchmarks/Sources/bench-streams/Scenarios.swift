@@ -76,6 +76,10 @@ func runAppShapedScenarios(_ runner: BenchmarkRunner) {
     runner.time(.assign, assign)
     runner.time(.retryFeed, retryFeed)
     runner.time(.switchToLive, switchToLive)
+    runner.time(.flatMapFuture, flatMapFuture)
+    #if BENCH_STREAMS  // OpenCombine 0.14.0 has no withLatestFrom
+        runner.time(.withLatestFrom, withLatestFrom)
+    #endif
     runner.time(.subscribeCancelCurrentValue, subscribeCancelCurrentValue)
     runner.time(.depth1, depth1)
     runner.time(.depth5, depth5)
@@ -628,6 +632,43 @@ func switchToLive(_ count: Int) -> UInt64 {
     withExtendedLifetime(cancellable) {}
     return total
 }
+
+/// Details looked up for each id, answered from a cache, as a view model wraps a lookup that may be slow in a
+/// `Deferred { Future { … } }`: a subject of ids → `flatMap` → sink; every lookup hits the cache, so each promise is
+/// kept at once; `count` ids.
+func flatMapFuture(_ count: Int) -> UInt64 {
+    let ids = PassthroughSubject<Int, Never>()
+    let cache: [Int] = (0..<64).map { (id: Int) -> Int in id &* 7 }
+    var total: UInt64 = 0
+    let cancellable = ids
+        .flatMap { (id: Int) -> Deferred<Future<Int, Never>> in
+            Deferred { Future<Int, Never> { promise in promise(.success(cache[id % 64])) } }
+        }
+        .sink { total &+= UInt64($0) }
+    for id in 0..<count { ids.send(id) }
+    withExtendedLifetime(cancellable) {}
+    return total
+}
+
+#if BENCH_STREAMS
+    /// A save button that sends the form's latest text: taps → `withLatestFrom` the text (changed every 50 taps) →
+    /// its length → sink; `count` taps.
+    func withLatestFrom(_ count: Int) -> UInt64 {
+        let taps = PassthroughSubject<Void, Never>()
+        let text = CurrentValueSubject<String, Never>("draft")
+        var total: UInt64 = 0
+        let cancellable = taps
+            .withLatestFrom(text) { (_: Void, text: String) -> Int in text.utf8.count }
+            .map { (length: Int) -> Int in length &* 2 }
+            .sink { total &+= UInt64($0) }
+        for tap in 0..<count {
+            if tap % 50 == 0 { text.send(tap % 100 == 0 ? "draft" : "final draft") }
+            taps.send(())
+        }
+        withExtendedLifetime(cancellable) {}
+        return total
+    }
+#endif
 
 /// A view that appears and disappears: it subscribes to its view model's state (a `CurrentValueSubject`, whose value
 /// arrives at once) and cancels; `count` times.
