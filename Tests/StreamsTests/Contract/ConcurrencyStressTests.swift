@@ -18,6 +18,26 @@ import Testing
         var sum = 0
     }
 
+    /// A subscription handed to a test, which calls it from several threads: that it is safe to is what such a test
+    /// checks.
+    struct Handed: @unchecked Sendable { let subscription: any Subscription }
+
+    /// Subscribes a subscriber that counts and sums what it gets in `counter` (plain fields) and asks for nothing
+    /// itself; returns its subscription, for the test to ask from other threads.
+    static func subscribeCounting<P: Publisher>(_ publisher: P, into counter: UnsynchronizedCounter) -> Handed?
+    where P.Output == Int, P.Failure == Never {
+        var received: (any Subscription)?
+        publisher.subscribe(
+            AnySubscriber(
+                receiveSubscription: { received = $0 },
+                receiveValue: { value in
+                    counter.count += 1
+                    counter.sum += value
+                    return .none
+                }))
+        return received.map(Handed.init)
+    }
+
     @Test func concurrentSendsReachTheSubscriberSeriallyAndCompletely() {
         let subject = PassthroughSubject<Int, Never>()
         let counter = UnsynchronizedCounter()
@@ -400,18 +420,7 @@ import Testing
     @Test func mergeWithBoundedDemandRequestedFromAnotherThread() {
         let sources = (0..<Self.threads - 1).map { _ in PassthroughSubject<Int, Never>() }
         let counter = UnsynchronizedCounter()
-        var received: (any Subscription)?
-        Publishers.MergeMany(sources).subscribe(
-            AnySubscriber(
-                receiveSubscription: { received = $0 },
-                receiveValue: { value in
-                    counter.count += 1
-                    counter.sum += value
-                    return .none
-                }))
-        /// A subscription is safe to call from any thread: that is what this test checks.
-        struct Handed: @unchecked Sendable { let subscription: any Subscription }
-        guard let subscription = received.map(Handed.init) else {
+        guard let subscription = Self.subscribeCounting(Publishers.MergeMany(sources), into: counter) else {
             Issue.record("merge handed no subscription")
             return
         }
@@ -841,18 +850,7 @@ extension ConcurrencyStressTests {
         let outer = PassthroughSubject<Int, Never>()
         let inners = (0..<Self.threads).map { _ in PassthroughSubject<Int, Never>() }
         let counter = UnsynchronizedCounter()
-        var received: (any Subscription)?
-        outer.map { inners[$0] }.switchToLatest().subscribe(
-            AnySubscriber(
-                receiveSubscription: { received = $0 },
-                receiveValue: { value in
-                    counter.count += 1
-                    counter.sum += value
-                    return .none
-                }))
-        /// A subscription is safe to call from any thread: that is what this test checks.
-        struct Handed: @unchecked Sendable { let subscription: any Subscription }
-        guard let subscription = received.map(Handed.init) else {
+        guard let subscription = Self.subscribeCounting(outer.map { inners[$0] }.switchToLatest(), into: counter) else {
             Issue.record("switchToLatest handed no subscription")
             return
         }

@@ -503,14 +503,21 @@ import Testing
             }
             return "\(subscriber.events) | upstream requests \(upstream.requests), cancels \(upstream.cancelCount)"
         }
-    }
 
-    @Test func justInnersAreDeliveredExactlyAsSubscribedInnersWouldBe() {
-        var random = SeededRandom(state: 20_261_126)
-        let demands: [Subscribers.Demand?] = [nil, .max(1), .max(2), .max(3), .unlimited]
-        var differences: [String] = []
-        for _ in 0..<400 {
-            var steps: [ScalarScript.Step] = []
+        /// Runs the script with `read` inners and with `subscribed` ones: `nil` if both runs saw the same, else both.
+        func difference<Read: Publisher, Subscribed: Publisher>(
+            _ read: @escaping (Int) -> Read, _ subscribed: @escaping (Int) -> Subscribed
+        ) -> String?
+        where Read.Output == Int, Read.Failure == TestFailure, Subscribed.Output == Int, Subscribed.Failure == TestFailure {
+            let readRun = run(read)
+            let subscribedRun = run(subscribed)
+            return readRun == subscribedRun ? nil : "\(self)\n  read:       \(readRun)\n  subscribed: \(subscribedRun)"
+        }
+
+        /// A random script of up to 8 values, requests in between, and maybe a completion.
+        static func random(using random: inout SeededRandom) -> ScalarScript {
+            let demands: [Subscribers.Demand?] = [nil, .max(1), .max(2), .max(3), .unlimited]
+            var steps: [Step] = []
             for index in 0..<Int.random(in: 1...8, using: &random) {
                 steps.append(.send(index + 1))
                 if Bool.random(using: &random) { steps.append(.request(Int.random(in: 1...3, using: &random))) }
@@ -520,16 +527,25 @@ import Testing
             case 1: steps.append(.fail)
             default: break
             }
-            let script = ScalarScript(
+            return ScalarScript(
                 maxPublishers: [.unlimited, .max(1), .max(2), .max(3)].randomElement(using: &random) ?? .unlimited,
                 initial: demands.randomElement(using: &random) ?? nil,
                 perValue: Bool.random(using: &random) ? .none : .max(1),
                 cancelOnValue: Int.random(in: 0...4, using: &random) == 0 ? nil : Int.random(in: 1...5, using: &random),
                 steps: steps)
-            let read = script.run { Just($0).setFailureType(to: TestFailure.self) }
-            let subscribed = script.run { Just($0).setFailureType(to: TestFailure.self).eraseToAnyPublisher() }
-            if read != subscribed {
-                differences.append("\(script)\n  read:       \(read)\n  subscribed: \(subscribed)")
+        }
+    }
+
+    @Test func justInnersAreDeliveredExactlyAsSubscribedInnersWouldBe() {
+        var random = SeededRandom(state: 20_261_126)
+        var differences: [String] = []
+        for _ in 0..<400 {
+            let script = ScalarScript.random(using: &random)
+            if let difference = script.difference(
+                { Just($0).setFailureType(to: TestFailure.self) },
+                { Just($0).setFailureType(to: TestFailure.self).eraseToAnyPublisher() })
+            {
+                differences.append(difference)
             }
         }
         let firstDifference = differences.first
@@ -541,41 +557,23 @@ import Testing
     /// in every script.
     @Test func fulfilledFutureInnersAreDeliveredExactlyAsSubscribedInnersWould() {
         var random = SeededRandom(state: 20_261_129)
-        let demands: [Subscribers.Demand?] = [nil, .max(1), .max(2), .max(3), .unlimited]
         func future(_ value: Int) -> Future<Int, TestFailure> {
             Future { promise in promise(value % 5 == 4 ? .failure(.boom) : .success(value)) }
         }
         var differences: [String] = []
         for _ in 0..<400 {
-            var steps: [ScalarScript.Step] = []
-            for index in 0..<Int.random(in: 1...8, using: &random) {
-                steps.append(.send(index + 1))
-                if Bool.random(using: &random) { steps.append(.request(Int.random(in: 1...3, using: &random))) }
+            let script = ScalarScript.random(using: &random)
+            if let difference = script.difference(future, { future($0).eraseToAnyPublisher() }) {
+                differences.append(difference)
             }
-            switch Int.random(in: 0..<4, using: &random) {
-            case 0: steps.append(.finish)
-            case 1: steps.append(.fail)
-            default: break
-            }
-            let script = ScalarScript(
-                maxPublishers: [.unlimited, .max(1), .max(2), .max(3)].randomElement(using: &random) ?? .unlimited,
-                initial: demands.randomElement(using: &random) ?? nil,
-                perValue: Bool.random(using: &random) ? .none : .max(1),
-                cancelOnValue: Int.random(in: 0...4, using: &random) == 0 ? nil : Int.random(in: 1...5, using: &random),
-                steps: steps)
-            let read = script.run(future)
-            let subscribed = script.run { future($0).eraseToAnyPublisher() }
-            if read != subscribed {
-                differences.append("\(script)\n  read:       \(read)\n  subscribed: \(subscribed)")
-            }
-            let deferred = script.run { value in Deferred { future(value) } }
-            let deferredSubscribed = script.run { value in Deferred { future(value) }.eraseToAnyPublisher() }
-            if deferred != deferredSubscribed {
-                differences.append("\(script)\n  deferred:   \(deferred)\n  subscribed: \(deferredSubscribed)")
+            if let difference = script.difference(
+                { value in Deferred { future(value) } }, { value in Deferred { future(value) }.eraseToAnyPublisher() })
+            {
+                differences.append(difference)
             }
         }
         let firstDifference = differences.first
-        #expect(firstDifference == nil, "\(differences.count) of 400 scripts differ")
+        #expect(firstDifference == nil, "\(differences.count) scripts differ")
     }
 
     /// A deferred future is made once per inner, whether it is read or subscribed to.

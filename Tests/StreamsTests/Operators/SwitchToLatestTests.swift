@@ -296,6 +296,16 @@ import Testing
             return "\(subscriber.events) | outer requests \(outer.requests), cancels \(outer.cancelCount)"
         }
 
+        /// Runs the script with `read` inners and with `subscribed` ones: `nil` if both runs saw the same, else both.
+        func difference<Read: Publisher, Subscribed: Publisher>(
+            _ read: @escaping (Int?) -> Read, _ subscribed: @escaping (Int?) -> Subscribed
+        ) -> String?
+        where Read.Output == Int, Read.Failure == TestFailure, Subscribed.Output == Int, Subscribed.Failure == TestFailure {
+            let readRun = run(read)
+            let subscribedRun = run(subscribed)
+            return readRun == subscribedRun ? nil : "\(self)\n  read:       \(readRun)\n  subscribed: \(subscribedRun)"
+        }
+
         static func random(using random: inout SeededRandom, failedInners: Bool) -> ScalarScript {
             let demands: [Subscribers.Demand?] = [nil, .max(1), .max(2), .max(3), .unlimited]
             var steps: [Step] = []
@@ -322,10 +332,11 @@ import Testing
         var differences: [String] = []
         for _ in 0..<400 {
             let script = ScalarScript.random(using: &random, failedInners: false)
-            let read = script.run { Just($0 ?? 0).setFailureType(to: TestFailure.self) }
-            let subscribed = script.run { Just($0 ?? 0).setFailureType(to: TestFailure.self).eraseToAnyPublisher() }
-            if read != subscribed {
-                differences.append("\(script)\n  read:       \(read)\n  subscribed: \(subscribed)")
+            if let difference = script.difference(
+                { Just($0 ?? 0).setFailureType(to: TestFailure.self) },
+                { Just($0 ?? 0).setFailureType(to: TestFailure.self).eraseToAnyPublisher() })
+            {
+                differences.append(difference)
             }
         }
         let firstDifference = differences.first
@@ -337,39 +348,35 @@ import Testing
     /// in every script.
     @Test func fulfilledFutureInnersAreSwitchedToExactlyAsSubscribedInnersWould() {
         var random = SeededRandom(state: 20_261_130)
-        var differences: [String] = []
         func inner(_ value: Int?) -> Future<Int, TestFailure> {
             Future { promise in promise(value.map { .success($0) } ?? .failure(.boom)) }
         }
+        var differences: [String] = []
         for _ in 0..<400 {
             let script = ScalarScript.random(using: &random, failedInners: true)
-            let read = script.run(inner)
-            let subscribed = script.run { inner($0).eraseToAnyPublisher() }
-            if read != subscribed {
-                differences.append("\(script)\n  read:       \(read)\n  subscribed: \(subscribed)")
+            if let difference = script.difference(inner, { inner($0).eraseToAnyPublisher() }) {
+                differences.append(difference)
             }
-            let deferred = script.run { value in Deferred { inner(value) } }
-            let deferredSubscribed = script.run { value in Deferred { inner(value) }.eraseToAnyPublisher() }
-            if deferred != deferredSubscribed {
-                differences.append("\(script)\n  deferred:   \(deferred)\n  subscribed: \(deferredSubscribed)")
+            if let difference = script.difference(
+                { value in Deferred { inner(value) } }, { value in Deferred { inner(value) }.eraseToAnyPublisher() })
+            {
+                differences.append(difference)
             }
         }
         let firstDifference = differences.first
-        #expect(firstDifference == nil, "\(differences.count) of 400 scripts differ")
+        #expect(firstDifference == nil, "\(differences.count) scripts differ")
     }
 
     @Test func resultInnersAreSwitchedToExactlyAsSubscribedInnersWouldBe() {
         var random = SeededRandom(state: 20_261_129)
-        var differences: [String] = []
         func inner(_ value: Int?) -> Result<Int, TestFailure>.Publisher {
             Result<Int, TestFailure>.Publisher(value.map { .success($0) } ?? .failure(.boom))
         }
+        var differences: [String] = []
         for _ in 0..<400 {
             let script = ScalarScript.random(using: &random, failedInners: true)
-            let read = script.run(inner)
-            let subscribed = script.run { inner($0).eraseToAnyPublisher() }
-            if read != subscribed {
-                differences.append("\(script)\n  read:       \(read)\n  subscribed: \(subscribed)")
+            if let difference = script.difference(inner, { inner($0).eraseToAnyPublisher() }) {
+                differences.append(difference)
             }
         }
         let firstDifference = differences.first
