@@ -139,7 +139,8 @@ extension Publishers {
                 // A deferred future is made here, once, as subscribing to it would make it; then read or subscribed.
                 // (A future's value is read before taking the engine's lock: it has a lock of its own.)
                 let made = scalarKind.madeFuture(of: inner)
-                let scalar = made != nil ? made?.fulfilledValue : scalarKind.output(of: inner)
+                let scalar: NewPublisher.Output?
+                if let made { scalar = made.fulfilledValue } else { scalar = scalarKind.output(of: inner) }
                 lock.lock()
                 if let value = scalar, !isDelivering, demand > .none, bufferHead == buffer.count, !isTerminal,
                     let box = unretainedDownstream
